@@ -1,0 +1,183 @@
+//! Matching an instruction's qualifiers against a form's qualifier grammar.
+
+use super::grammar::Form;
+use super::types::{ptx_type, PtxType};
+
+/// Which qualifier filled which part of a form, plus what the checker knows
+/// of the operands; rules read it.
+#[derive(Clone, Debug)]
+pub struct Binding<'a> {
+    pub form: &'a Form,
+    /// `(part name, qualifier)` in syntax order.
+    pub values: Vec<(&'a str, &'a str)>,
+    /// Immediate operand values, by operand name, where the operand is one.
+    pub imms: Vec<(&'a str, i128)>,
+    /// How many operands the instruction has.
+    pub operand_count: usize,
+}
+
+impl<'a> Binding<'a> {
+    /// Whether the instruction carries this qualifier.
+    pub fn has(&self, qualifier: &str) -> bool {
+        self.values.iter().any(|(_, q)| *q == qualifier)
+    }
+
+    /// The qualifier that filled a slot (`"dtype"` or `".dtype"`).
+    pub fn get(&self, slot: &str) -> Option<&'a str> {
+        let slot = slot.trim_start_matches('.');
+        self.values
+            .iter()
+            .find(|(p, _)| p.trim_start_matches('.') == slot)
+            .map(|(_, q)| *q)
+    }
+
+    /// Whether a slot holds this qualifier.
+    pub fn is(&self, slot: &str, qualifier: &str) -> bool {
+        self.get(slot) == Some(qualifier)
+    }
+
+    /// The type a slot names, when it names one.
+    pub fn ty(&self, slot: &str) -> Option<PtxType> {
+        ptx_type(self.get(slot)?)
+    }
+
+    /// An immediate operand's value.
+    pub fn imm(&self, operand: &str) -> Option<i128> {
+        self.imms
+            .iter()
+            .find(|(n, _)| *n == operand)
+            .map(|(_, v)| *v)
+    }
+}
+
+/// Why the qualifiers do not fit a form; `score` ranks near misses so the
+/// diagnostic can speak of the closest form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    pub score: i32,
+    pub kind: MismatchKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MismatchKind {
+    /// No slot of the form accepts this qualifier.
+    Unknown(String),
+    /// A required slot is empty; its name and what it accepts.
+    Missing { slot: String, choices: Vec<String> },
+    /// The same qualifier twice.
+    Duplicate(String),
+    /// Each qualifier is known but no order or combination fits.
+    Combination,
+}
+
+/// Matches qualifiers (with their dots, in written order) against a form.
+pub fn match_qualifiers<'a>(form: &'a Form, quals: &[&str]) -> Result<Binding<'a>, Mismatch> {
+    let n = quals.len();
+    let m = form.slots.len();
+    let mut failed = vec![false; (n + 1) * (m + 1)];
+    let mut path = Vec::new();
+    if walk(form, quals, 0, 0, &mut failed, &mut path) {
+        let values = path
+            .iter()
+            .map(|&(slot, part, qi)| {
+                let p = &form.slots[slot].parts[part];
+                let q = p.choices.iter().find(|c| *c == quals[qi]).expect("matched");
+                (p.name.as_str(), q.as_str())
+            })
+            .collect();
+        return Ok(Binding {
+            form,
+            values,
+            imms: Vec::new(),
+            operand_count: 0,
+        });
+    }
+    Err(diagnose(form, quals))
+}
+
+/// Depth-first over (qualifier index, slot index), remembering dead ends.
+fn walk(
+    form: &Form,
+    quals: &[&str],
+    qi: usize,
+    si: usize,
+    failed: &mut [bool],
+    path: &mut Vec<(usize, usize, usize)>,
+) -> bool {
+    let m = form.slots.len();
+    if si == m {
+        return qi == quals.len();
+    }
+    let key = qi * (m + 1) + si;
+    if failed[key] {
+        return false;
+    }
+    let slot = &form.slots[si];
+    let k = slot.parts.len();
+    if qi + k <= quals.len()
+        && slot
+            .parts
+            .iter()
+            .zip(&quals[qi..qi + k])
+            .all(|(p, q)| p.choices.iter().any(|c| c == q))
+    {
+        let mark = path.len();
+        for j in 0..k {
+            path.push((si, j, qi + j));
+        }
+        if walk(form, quals, qi + k, si + 1, failed, path) {
+            return true;
+        }
+        path.truncate(mark);
+    }
+    if slot.optional && walk(form, quals, qi, si + 1, failed, path) {
+        return true;
+    }
+    failed[key] = true;
+    false
+}
+
+fn diagnose(form: &Form, quals: &[&str]) -> Mismatch {
+    let accepted = |q: &str| form.qualifiers().any(|c| c == q);
+    let known = quals.iter().filter(|q| accepted(q)).count() as i32;
+    if let Some(q) = quals.iter().find(|q| !accepted(q)) {
+        return Mismatch {
+            score: known * 4 - 8,
+            kind: MismatchKind::Unknown(q.to_string()),
+        };
+    }
+    for slot in form.slots.iter().filter(|s| !s.optional) {
+        for part in &slot.parts {
+            if !quals.iter().any(|q| part.choices.iter().any(|c| c == q)) {
+                return Mismatch {
+                    score: known * 4 - 2,
+                    kind: MismatchKind::Missing {
+                        slot: part.name.clone(),
+                        choices: part.choices.clone(),
+                    },
+                };
+            }
+        }
+    }
+    for (i, q) in quals.iter().enumerate() {
+        if quals[..i].contains(q) {
+            let slots = form
+                .slots
+                .iter()
+                .flat_map(|s| &s.parts)
+                .filter(|p| p.choices.iter().any(|c| c == q))
+                .count();
+            let uses = quals.iter().filter(|x| *x == q).count();
+            if uses > slots {
+                return Mismatch {
+                    score: known * 4 - 1,
+                    kind: MismatchKind::Duplicate(q.to_string()),
+                };
+            }
+        }
+    }
+    Mismatch {
+        score: known * 4 - 1,
+        kind: MismatchKind::Combination,
+    }
+}

@@ -1,0 +1,6 @@
+//! PTX syntax, the instruction catalogue of PTX ISA 9.7.9, and (as it
+//! arrives) the meaning of each instruction. Pure functions, no I/O.
+#![forbid(unsafe_code)]
+
+pub mod catalogue;
+pub mod ptx;
