@@ -1,1 +1,49 @@
-fn main() {}
+//! `conform`: checks PTX files against the PTX ISA 9.7.9 catalogue (and, as
+//! they arrive, evaluates instructions, runs conformance suites and litmus
+//! tests).
+//!
+//! Exit codes: 0 success (every file legal), 1 a finding (an illegal file),
+//! 2 a usage error or unreadable input.
+
+mod check;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "conform",
+    version,
+    about = "Executable model and conformance tooling for PTX ISA 9.7.9 (data movement and conversion)",
+    after_help = "Exit codes: 0 success, 1 findings (e.g. an illegal PTX file), 2 usage error or unreadable input."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Check(check::CheckArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Check(args) => check::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("conform: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

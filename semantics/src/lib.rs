@@ -1,6 +1,9 @@
-//! PTX syntax, the instruction catalogue of PTX ISA 9.7.9, and (as it
-//! arrives) the meaning of each instruction. Pure functions, no I/O.
+//! PTX syntax, the instruction catalogue of PTX ISA 9.7.9, the static
+//! checker, and (as it arrives) the meaning of each instruction. Pure
+//! functions, no I/O.
 #![forbid(unsafe_code)]
 
 pub mod catalogue;
+pub mod check;
+pub mod opcodes;
 pub mod ptx;

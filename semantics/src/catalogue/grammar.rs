@@ -149,7 +149,9 @@ impl Form {
                 self.qualifiers().any(|q| q == what)
             };
             if !known {
-                return Err(format!("`needs` names `{what}`, which the syntax never accepts"));
+                return Err(format!(
+                    "`needs` names `{what}`, which the syntax never accepts"
+                ));
             }
         }
         Ok(())
@@ -250,11 +252,18 @@ fn expand_list(list: &str) -> Result<Vec<String>, String> {
 }
 
 /// `cvt{.irnd}{.ftz}{.sat}.dtype.atype` into its opcode and slots.
-fn parse_syntax(syntax: &str, sets: &[(String, Vec<String>)]) -> Result<(String, Vec<Slot>), String> {
+fn parse_syntax(
+    syntax: &str,
+    sets: &[(String, Vec<String>)],
+) -> Result<(String, Vec<Slot>), String> {
     let syntax = syntax.trim();
     let end = syntax.find(['.', '{']).unwrap_or(syntax.len());
     let opcode = syntax[..end].to_string();
-    if opcode.is_empty() || !opcode.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+    if opcode.is_empty()
+        || !opcode
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
         return Err(format!("syntax `{syntax}` must start with an opcode"));
     }
     let mut slots = Vec::new();
@@ -366,7 +375,9 @@ fn parse_operands(text: &str) -> Result<Vec<OperandSpec>, String> {
             kinds.push(kind);
         }
         if kinds.contains(&OperandKind::Vec) && vec_len.is_none() {
-            return Err(format!("operand `{item}`: `vec` needs a length, `vec<4>` or `vec<vec>`"));
+            return Err(format!(
+                "operand `{item}`: `vec` needs a length, `vec<4>` or `vec<vec>`"
+            ));
         }
         let ty = match words.get(1) {
             None => None,
@@ -394,10 +405,19 @@ mod tests {
 
     #[test]
     fn expands_spec_shorthand() {
-        let v = expand_list("{ .const, .param{::entry, ::func}, .shared{::cta, ::cluster} }").unwrap();
+        let v =
+            expand_list("{ .const, .param{::entry, ::func}, .shared{::cta, ::cluster} }").unwrap();
         assert_eq!(
             v,
-            [".const", ".param", ".param::entry", ".param::func", ".shared", ".shared::cta", ".shared::cluster"]
+            [
+                ".const",
+                ".param",
+                ".param::entry",
+                ".param::func",
+                ".shared",
+                ".shared::cta",
+                ".shared::cluster"
+            ]
         );
     }
 
@@ -426,7 +446,10 @@ mod tests {
         let ops = parse_operands("d|p?: reg .b32, [a]: addr, c: vec<vec> type, pol: reg .b64 if .L2::cache_hint, x?: imm").unwrap();
         assert_eq!(ops[0].pred_partner, Some(false));
         assert_eq!(ops[2].vec_len, Some(VecLen::Slot("vec".into())));
-        assert_eq!(ops[3].presence, Presence::IfQualifier(".L2::cache_hint".into()));
+        assert_eq!(
+            ops[3].presence,
+            Presence::IfQualifier(".L2::cache_hint".into())
+        );
         assert_eq!(ops[4].presence, Presence::Optional);
     }
 }

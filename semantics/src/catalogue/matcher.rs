@@ -2,6 +2,7 @@
 
 use super::grammar::Form;
 use super::types::{ptx_type, PtxType};
+use super::Order;
 
 /// Which qualifier filled which part of a form, plus what the checker knows
 /// of the operands; rules read it.
@@ -76,7 +77,9 @@ pub fn match_qualifiers<'a>(form: &'a Form, quals: &[&str]) -> Result<Binding<'a
     let m = form.slots.len();
     let mut failed = vec![false; (n + 1) * (m + 1)];
     let mut path = Vec::new();
-    if walk(form, quals, 0, 0, &mut failed, &mut path) {
+    let found = walk(form, quals, 0, 0, &mut failed, &mut path)
+        || (form.row.order == Order::Free && walk_unordered(form, quals, &mut path));
+    if found {
         let values = path
             .iter()
             .map(|&(slot, part, qi)| {
@@ -134,6 +137,82 @@ fn walk(
         return true;
     }
     failed[key] = true;
+    false
+}
+
+/// Matches qualifiers written in any order: each qualifier goes to the
+/// first free part (in syntax order) that accepts it, backtracking where a
+/// later part must take it instead, so parts with the same set (`.dtype`,
+/// `.atype`) keep their written order.
+fn walk_unordered(form: &Form, quals: &[&str], path: &mut Vec<(usize, usize, usize)>) -> bool {
+    let parts: Vec<(usize, usize)> = form
+        .slots
+        .iter()
+        .enumerate()
+        .flat_map(|(si, s)| (0..s.parts.len()).map(move |pi| (si, pi)))
+        .collect();
+    if parts.len() > 64 {
+        return false;
+    }
+    let mut filled = vec![usize::MAX; parts.len()];
+    let mut budget = 10_000u32;
+    if assign(form, quals, 0, &parts, &mut filled, &mut budget) {
+        path.clear();
+        let mut out: Vec<(usize, usize, usize)> = parts
+            .iter()
+            .zip(&filled)
+            .filter(|(_, q)| **q != usize::MAX)
+            .map(|(&(si, pi), &q)| (si, pi, q))
+            .collect();
+        out.sort();
+        path.extend(out);
+        return true;
+    }
+    false
+}
+
+fn assign(
+    form: &Form,
+    quals: &[&str],
+    qi: usize,
+    parts: &[(usize, usize)],
+    filled: &mut [usize],
+    budget: &mut u32,
+) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    if qi == quals.len() {
+        return form.slots.iter().enumerate().all(|(si, slot)| {
+            let states: Vec<bool> = parts
+                .iter()
+                .zip(filled.iter())
+                .filter(|((s, _), _)| *s == si)
+                .map(|(_, q)| *q != usize::MAX)
+                .collect();
+            let all = states.iter().all(|x| *x);
+            let none = states.iter().all(|x| !*x);
+            all || (slot.optional && none)
+        });
+    }
+    for (k, &(si, pi)) in parts.iter().enumerate() {
+        if filled[k] != usize::MAX {
+            continue;
+        }
+        if !form.slots[si].parts[pi]
+            .choices
+            .iter()
+            .any(|c| c == quals[qi])
+        {
+            continue;
+        }
+        filled[k] = qi;
+        if assign(form, quals, qi + 1, parts, filled, budget) {
+            return true;
+        }
+        filled[k] = usize::MAX;
+    }
     false
 }
 

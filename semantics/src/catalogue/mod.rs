@@ -76,6 +76,17 @@ pub struct Row {
     pub rules: &'static [Rule],
     /// How register operand types are compared with the instruction type.
     pub fit: Fit,
+    /// Whether the qualifiers must come in the syntax's order.
+    pub order: Order,
+}
+
+/// Whether an instruction's qualifiers must follow the syntax line's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Any order; parts with the same set keep their written order.
+    Free,
+    /// Exactly the syntax line's order.
+    Strict,
 }
 
 impl Row {
@@ -91,6 +102,7 @@ impl Row {
         needs: &[],
         rules: &[],
         fit: Fit::Exact,
+        order: Order::Free,
     };
 }
 
@@ -111,6 +123,9 @@ pub enum Then {
     /// The combination needs this PTX version and targets (requirement
     /// notation as in `since`).
     Needs(&'static str),
+    /// The combination was removed from this PTX version on, for these
+    /// targets (`"6.4 sm_70"`: not in PTX ISA 6.4 or later on sm_70 and up).
+    Removed(&'static str),
 }
 
 impl Rule {
@@ -119,6 +134,18 @@ impl Rule {
             says,
             when,
             then: Then::Illegal,
+        }
+    }
+
+    pub const fn removed(
+        says: &'static str,
+        req: &'static str,
+        when: fn(&Binding) -> bool,
+    ) -> Rule {
+        Rule {
+            says,
+            when,
+            then: Then::Removed(req),
         }
     }
 
@@ -176,9 +203,18 @@ impl Catalogue {
         let mut best: Option<Resolve<'a>> = None;
         for form in self.forms.iter().filter(|f| f.opcode == opcode) {
             let miss = match matcher::match_qualifiers(form, quals) {
-                Ok(b) => match form.row.rules.iter().find(|r| r.then == Then::Illegal && (r.when)(&b)) {
+                Ok(b) => match form
+                    .row
+                    .rules
+                    .iter()
+                    .find(|r| r.then == Then::Illegal && (r.when)(&b))
+                {
                     None => return Ok(b),
-                    Some(rule) => Resolve::Rule { form, rule, score: 1000 },
+                    Some(rule) => Resolve::Rule {
+                        form,
+                        rule,
+                        score: 1000,
+                    },
                 },
                 Err(m) => Resolve::Qualifiers { form, mismatch: m },
             };
@@ -187,6 +223,46 @@ impl Catalogue {
             }
         }
         Err(best.unwrap_or(Resolve::UnknownOpcode))
+    }
+
+    /// Every form whose qualifier grammar and [`Then::Illegal`] rules accept
+    /// the qualifiers, in catalogue order; when none does, the closest miss.
+    pub fn resolve_all<'a>(
+        &'a self,
+        opcode: &str,
+        quals: &[&str],
+    ) -> Result<Vec<Binding<'a>>, Resolve<'a>> {
+        let mut found = Vec::new();
+        let mut best: Option<Resolve<'a>> = None;
+        for form in self.forms.iter().filter(|f| f.opcode == opcode) {
+            let miss = match matcher::match_qualifiers(form, quals) {
+                Ok(b) => match form
+                    .row
+                    .rules
+                    .iter()
+                    .find(|r| r.then == Then::Illegal && (r.when)(&b))
+                {
+                    None => {
+                        found.push(b);
+                        continue;
+                    }
+                    Some(rule) => Resolve::Rule {
+                        form,
+                        rule,
+                        score: 1000,
+                    },
+                },
+                Err(m) => Resolve::Qualifiers { form, mismatch: m },
+            };
+            if best.as_ref().is_none_or(|b| miss.score() > b.score()) {
+                best = Some(miss);
+            }
+        }
+        if found.is_empty() {
+            Err(best.unwrap_or(Resolve::UnknownOpcode))
+        } else {
+            Ok(found)
+        }
     }
 
     /// Parses `"cvt.rn.f16.f32"` into opcode and qualifiers and resolves it
@@ -207,8 +283,15 @@ impl Catalogue {
 #[derive(Debug)]
 pub enum Resolve<'a> {
     UnknownOpcode,
-    Qualifiers { form: &'a Form, mismatch: Mismatch },
-    Rule { form: &'a Form, rule: &'a Rule, score: i32 },
+    Qualifiers {
+        form: &'a Form,
+        mismatch: Mismatch,
+    },
+    Rule {
+        form: &'a Form,
+        rule: &'a Rule,
+        score: i32,
+    },
 }
 
 impl Resolve<'_> {
@@ -300,7 +383,11 @@ mod tests {
 
     #[test]
     fn ids_are_unique() {
-        let mut ids: Vec<&str> = rows::ALL.iter().flat_map(|f| f.iter()).map(|r| r.id).collect();
+        let mut ids: Vec<&str> = rows::ALL
+            .iter()
+            .flat_map(|f| f.iter())
+            .map(|r| r.id)
+            .collect();
         ids.sort();
         let before = ids.len();
         ids.dedup();

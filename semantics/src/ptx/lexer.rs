@@ -180,7 +180,11 @@ fn lex_number(bytes: &[u8], i: &mut usize) -> Result<TokKind, String> {
     let start = *i;
     let at = |k: usize| bytes.get(k).copied().unwrap_or(0);
     if at(start) == b'0' && matches!(at(start + 1), b'f' | b'F' | b'd' | b'D') {
-        let digits = if matches!(at(start + 1), b'f' | b'F') { 8 } else { 16 };
+        let digits = if matches!(at(start + 1), b'f' | b'F') {
+            8
+        } else {
+            16
+        };
         let mut j = start + 2;
         while j < n && bytes[j].is_ascii_hexdigit() {
             j += 1;
@@ -261,7 +265,9 @@ mod tests {
 
     #[test]
     fn qualifiers_and_numbers() {
-        let k = kinds("ld.shared::cta.L2::128B.v4.u32 {%r1,_}, [x+0x10]; // c\n 0f3F800000 1.5e3 017 0b11 7U");
+        let k = kinds(
+            "ld.shared::cta.L2::128B.v4.u32 {%r1,_}, [x+0x10]; // c\n 0f3F800000 1.5e3 017 0b11 7U",
+        );
         assert_eq!(k[0], (TokKind::Ident, "ld"));
         assert_eq!(k[1], (TokKind::Dot, ".shared::cta"));
         assert_eq!(k[2], (TokKind::Dot, ".L2::128B"));

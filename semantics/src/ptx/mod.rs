@@ -39,7 +39,10 @@ pub fn line_col(src: &str, offset: u32) -> (usize, usize) {
     let offset = (offset as usize).min(src.len());
     let before = &src.as_bytes()[..offset];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
     let col = src
         .get(line_start..offset)
         .map_or(offset - line_start, |s| s.chars().count())

@@ -134,7 +134,11 @@ impl<'s> Parser<'s> {
         } else {
             self.err(
                 t,
-                format!("expected `{}` {what}, found {}", c as char, self.describe(t)),
+                format!(
+                    "expected `{}` {what}, found {}",
+                    c as char,
+                    self.describe(t)
+                ),
             )
         }
     }
@@ -194,7 +198,10 @@ impl<'s> Parser<'s> {
         if t.kind != TokKind::Dot {
             return self.err(
                 t,
-                format!("expected a directive at module scope, found {}", self.describe(t)),
+                format!(
+                    "expected a directive at module scope, found {}",
+                    self.describe(t)
+                ),
             );
         }
         let name = self.text(t);
@@ -296,7 +303,10 @@ impl<'s> Parser<'s> {
         } else {
             self.err(
                 t,
-                format!("expected `.entry`, `.func` or a state space, found {}", self.describe(t)),
+                format!(
+                    "expected `.entry`, `.func` or a state space, found {}",
+                    self.describe(t)
+                ),
             )
         }
     }
@@ -315,7 +325,9 @@ impl<'s> Parser<'s> {
             Terminator::Semicolon => loop {
                 let t = self.peek();
                 match t.kind {
-                    TokKind::Eof => return self.err(head, format!("`{name}` is not closed by `;`")),
+                    TokKind::Eof => {
+                        return self.err(head, format!("`{name}` is not closed by `;`"))
+                    }
                     TokKind::Punct(b';') => {
                         self.bump();
                         break;
@@ -336,7 +348,9 @@ impl<'s> Parser<'s> {
                 while depth > 0 {
                     let t = self.bump();
                     match t.kind {
-                        TokKind::Eof => return self.err(head, format!("`{name}` block is not closed")),
+                        TokKind::Eof => {
+                            return self.err(head, format!("`{name}` block is not closed"))
+                        }
                         TokKind::Punct(b'{') => depth += 1,
                         TokKind::Punct(b'}') => depth -= 1,
                         _ => {}
@@ -404,7 +418,10 @@ impl<'s> Parser<'s> {
             let t = self.peek();
             return self.err(
                 t,
-                format!("expected `{{` or `;` after function `{name}`, found {}", self.describe(t)),
+                format!(
+                    "expected `{{` or `;` after function `{name}`, found {}",
+                    self.describe(t)
+                ),
             );
         };
         Ok(Function {
@@ -430,7 +447,10 @@ impl<'s> Parser<'s> {
             if t.kind != TokKind::Dot || !is_state_space(self.text(t)) {
                 return self.err(
                     t,
-                    format!("expected a parameter like `.param .u64 p`, found {}", self.describe(t)),
+                    format!(
+                        "expected a parameter like `.param .u64 p`, found {}",
+                        self.describe(t)
+                    ),
                 );
             }
             params.push(self.var_decl(Vec::new(), false)?);
@@ -479,14 +499,30 @@ impl<'s> Parser<'s> {
                     s.push(')');
                     attrs.push(s);
                 }
-                ".ptr" | ".const" | ".global" | ".local" | ".shared" => attrs.push(text.to_string()),
+                ".ptr" | ".const" | ".global" | ".local" | ".shared" => {
+                    attrs.push(text.to_string())
+                }
                 _ if ty.is_none() => ty = Some(text.to_string()),
-                _ => return self.err(t, format!("unexpected `{text}`: this declaration already has type `{}`", ty.unwrap_or_default())),
+                _ => {
+                    return self.err(
+                        t,
+                        format!(
+                            "unexpected `{text}`: this declaration already has type `{}`",
+                            ty.unwrap_or_default()
+                        ),
+                    )
+                }
             }
         }
         let Some(ty) = ty else {
             let t = self.peek();
-            return self.err(t, format!("expected a type in this declaration, found {}", self.describe(t)));
+            return self.err(
+                t,
+                format!(
+                    "expected a type in this declaration, found {}",
+                    self.describe(t)
+                ),
+            );
         };
         let mut names = vec![self.declarator()?];
         if many {
@@ -502,7 +538,9 @@ impl<'s> Parser<'s> {
             vector,
             ty,
             names,
-            span: space_tok.span().to(Span::new(self.prev_end(), self.prev_end())),
+            span: space_tok
+                .span()
+                .to(Span::new(self.prev_end(), self.prev_end())),
         })
     }
 
@@ -582,7 +620,10 @@ impl<'s> Parser<'s> {
                 TokKind::Punct(b'{') => {
                     self.bump();
                     let inner = self.stmts()?;
-                    out.push(Stmt::Block(inner, t.span().to(Span::new(self.prev_end(), self.prev_end()))));
+                    out.push(Stmt::Block(
+                        inner,
+                        t.span().to(Span::new(self.prev_end(), self.prev_end())),
+                    ));
                 }
                 TokKind::Ident if self.peek_at(1).kind == TokKind::Punct(b':') => {
                     self.bump();
@@ -595,25 +636,31 @@ impl<'s> Parser<'s> {
                         out.push(Stmt::Other(self.other(term)?));
                     } else if is_state_space(name) || is_linkage(name) {
                         let mut linkage = Vec::new();
-                        while self.peek().kind == TokKind::Dot && is_linkage(self.text(self.peek())) {
+                        while self.peek().kind == TokKind::Dot && is_linkage(self.text(self.peek()))
+                        {
                             linkage.push(self.bump_text().to_string());
                         }
                         let s = self.peek();
                         if s.kind != TokKind::Dot || !is_state_space(self.text(s)) {
-                            return self.err(s, "expected a state space after the linkage directive");
+                            return self
+                                .err(s, "expected a state space after the linkage directive");
                         }
                         let decl = self.var_decl(linkage, true)?;
                         self.expect_punct(b';', "after a declaration")?;
                         out.push(Stmt::Var(decl));
                     } else {
-                        return self.err(t, format!("unknown directive `{name}` in a function body"));
+                        return self
+                            .err(t, format!("unknown directive `{name}` in a function body"));
                     }
                 }
                 TokKind::Ident | TokKind::Punct(b'@') => out.push(Stmt::Instr(self.instruction()?)),
                 _ => {
                     return self.err(
                         t,
-                        format!("expected an instruction, label or directive, found {}", self.describe(t)),
+                        format!(
+                            "expected an instruction, label or directive, found {}",
+                            self.describe(t)
+                        ),
                     )
                 }
             }
@@ -720,7 +767,9 @@ impl<'s> Parser<'s> {
                 self.bump();
                 OperandKind::Not(self.name())
             }
-            TokKind::Ident if self.text(t) != "generic" || self.peek_at(1).kind != TokKind::Punct(b'(') => {
+            TokKind::Ident
+                if self.text(t) != "generic" || self.peek_at(1).kind != TokKind::Punct(b'(') =>
+            {
                 let name = self.name();
                 if (self.is_punct(b'+') || self.is_punct(b'-')) && !name.starts_with('%') {
                     let e = self.expr_from(Expr::Sym(name.clone()))?;
@@ -732,11 +781,15 @@ impl<'s> Parser<'s> {
                     OperandKind::Name(name)
                 }
             }
-            TokKind::Int | TokKind::Float | TokKind::Ident | TokKind::Punct(b'-' | b'~' | b'!' | b'(' | b'+') => {
-                OperandKind::Imm(self.expr()?)
-            }
+            TokKind::Int
+            | TokKind::Float
+            | TokKind::Ident
+            | TokKind::Punct(b'-' | b'~' | b'!' | b'(' | b'+') => OperandKind::Imm(self.expr()?),
             _ => {
-                return self.err(t, format!("expected an operand, found {}", self.describe(t)));
+                return self.err(
+                    t,
+                    format!("expected an operand, found {}", self.describe(t)),
+                );
             }
         };
         let mut op = Operand {
@@ -791,7 +844,12 @@ impl<'s> Parser<'s> {
             let op = self.operand()?;
             match op.kind {
                 OperandKind::Vector(items) => coords = Some(items),
-                _ => return self.err(v, "expected tensor coordinates `{x, y}` after the tensor map"),
+                _ => {
+                    return self.err(
+                        v,
+                        "expected tensor coordinates `{x, y}` after the tensor map",
+                    )
+                }
             }
         }
         if !self.is_punct(b']') {
@@ -806,7 +864,11 @@ impl<'s> Parser<'s> {
             );
         }
         self.bump();
-        Ok(Address { base, offset, coords })
+        Ok(Address {
+            base,
+            offset,
+            coords,
+        })
     }
 
     // ---- constant expressions (PTX ISA 4.6.2), folded where constant ----
@@ -834,8 +896,12 @@ impl<'s> Parser<'s> {
             TokKind::Punct(b'|') => (BinOp::Or, 1, 1),
             TokKind::Punct(b'^') => (BinOp::Xor, 2, 1),
             TokKind::Punct(b'&') => (BinOp::And, 3, 1),
-            TokKind::Punct(b'<') if adjacent && n.kind == TokKind::Punct(b'<') => (BinOp::Shl, 4, 2),
-            TokKind::Punct(b'>') if adjacent && n.kind == TokKind::Punct(b'>') => (BinOp::Shr, 4, 2),
+            TokKind::Punct(b'<') if adjacent && n.kind == TokKind::Punct(b'<') => {
+                (BinOp::Shl, 4, 2)
+            }
+            TokKind::Punct(b'>') if adjacent && n.kind == TokKind::Punct(b'>') => {
+                (BinOp::Shr, 4, 2)
+            }
             TokKind::Punct(b'+') => (BinOp::Add, 5, 1),
             TokKind::Punct(b'-') => (BinOp::Sub, 5, 1),
             TokKind::Punct(b'*') => (BinOp::Mul, 6, 1),
@@ -913,7 +979,10 @@ impl<'s> Parser<'s> {
                     Ok(Expr::Sym(name))
                 }
             }
-            _ => self.err(t, format!("expected a constant, found {}", self.describe(t))),
+            _ => self.err(
+                t,
+                format!("expected a constant, found {}", self.describe(t)),
+            ),
         }
     }
 }
@@ -949,7 +1018,9 @@ pub fn parse_float(text: &str) -> Option<Expr> {
 
 /// `x+8` or `x-8` as the offset from `name`.
 fn name_offset(name: &str, e: &Expr) -> Option<i128> {
-    let Expr::Binary(op, l, r) = e else { return None };
+    let Expr::Binary(op, l, r) = e else {
+        return None;
+    };
     match (op, &**l, &**r) {
         (BinOp::Add, Expr::Sym(n), Expr::Int(v)) if n == name => Some(*v),
         (BinOp::Sub, Expr::Sym(n), Expr::Int(v)) if n == name => Some(norm(v.wrapping_neg())),
@@ -987,7 +1058,9 @@ fn fold_binary(op: BinOp, l: Expr, r: Expr) -> Result<Expr, String> {
         BinOp::Add => a.wrapping_add(b),
         BinOp::Sub => a.wrapping_sub(b),
         BinOp::Mul => a.wrapping_mul(b),
-        BinOp::Div | BinOp::Rem if b == 0 => return Err("division by zero in a constant expression".into()),
+        BinOp::Div | BinOp::Rem if b == 0 => {
+            return Err("division by zero in a constant expression".into())
+        }
         BinOp::Div => a.wrapping_div(b),
         BinOp::Rem => a.wrapping_rem(b),
         BinOp::Shl => a.wrapping_shl((b & 127) as u32),

@@ -3,20 +3,20 @@
 //!
 //! Each syntax line with `{.vec}` is split into a scalar row (no `.vec`,
 //! `d` a register) and a vector row (`.vec` required, `d` a vector). The
-//! `.unified` suffix of the address operand is not modelled. The spec's own
-//! examples write some qualifiers in another order than the syntax block
-//! (`ld.global.relaxed.gpu`, `ld.global.mmio.relaxed.sys`,
-//! `ld.global.L2::evict_last.L1::evict_last`); rows whose id ends in
-//! `.order` accept those orders.
+//! `.unified` suffix of the address operand is not modelled. Qualifier order
+//! is free (`Order::Free`, the default), as the spec's own examples need
+//! (`ld.global.relaxed.gpu`, `ld.global.L2::evict_last.L1::evict_last`).
 
 use crate::catalogue::{Binding, Fit, Row, Rule};
 
 // ---- qualifier sets (9.7.9.8) ----
 
-const SS: &str = ".ss = { .const, .global, .local, .param{::entry, ::func}, .shared{::cta, ::cluster} }";
+const SS: &str =
+    ".ss = { .const, .global, .local, .param{::entry, ::func}, .shared{::cta, ::cluster} }";
 const COP: &str = ".cop = { .ca, .cg, .cs, .lu, .cv }";
 const L1_EVICT: &str = ".level1::eviction_priority = { .L1::evict_normal, .L1::evict_unchanged, .L1::evict_first, .L1::evict_last, .L1::no_allocate }";
-const L2_EVICT: &str = ".level2::eviction_priority = { .L2::evict_normal, .L2::evict_first, .L2::evict_last }";
+const L2_EVICT: &str =
+    ".level2::eviction_priority = { .L2::evict_normal, .L2::evict_first, .L2::evict_last }";
 const CACHE_HINT: &str = ".level::cache_hint = { .L2::cache_hint }";
 const PREFETCH: &str = ".level::prefetch_size = { .L2::64B, .L2::128B, .L2::256B }";
 const SCOPE: &str = ".scope = { .cta, .cluster, .gpu, .sys }";
@@ -254,35 +254,6 @@ pub static ROWS: &[Row] = &[
         fit: Fit::Relaxed,
         ..Row::BASE
     },
-    /// The order of the spec's example
-    /// `ld.global.L2::evict_last.L1::evict_last.v4.u64`.
-    Row {
-        instr: "ld",
-        id: "ld.weak.evict.vec.order",
-        section: "9.7.9.8",
-        syntax: "ld{.weak}{.ss}.level2::eviction_priority{.level1::eviction_priority}{.level::cache_hint}{.level::prefetch_size}.vec.type",
-        operands: OPS_VEC,
-        sets: &[SS, L1_EVICT, L2_EVICT, CACHE_HINT, PREFETCH, VEC, TYPE],
-        since: "1.0",
-        needs: &[F64, B128, SHARED_CTA, SHARED_CLUSTER, PARAM_ENTRY, PARAM_FUNC, WEAK, HINT, L2_256B, V8],
-        rules: &[
-            V8_TYPE,
-            V8_SPACE,
-            V4_64_SPACE,
-            VEC_B128,
-            L2_EVICT_SHAPE,
-            EVICT_SPACE,
-            PREFETCH_SPACE,
-            HINT_SPACE,
-            GENERIC,
-            L1_NEEDS,
-            L2_NEEDS,
-            PREFETCH_NEEDS,
-            V4_64_NEEDS,
-        ],
-        fit: Fit::Relaxed,
-        ..Row::BASE
-    },
     // ld.volatile{.ss}{.level::prefetch_size}{.vec}.type d, [a];
     Row {
         instr: "ld",
@@ -373,57 +344,6 @@ pub static ROWS: &[Row] = &[
         fit: Fit::Relaxed,
         ..Row::BASE
     },
-    /// The order of the spec's examples `ld.global.relaxed.gpu.u32`.
-    Row {
-        instr: "ld",
-        id: "ld.relaxed.order",
-        section: "9.7.9.8",
-        syntax: "ld.ss.relaxed.scope{.level1::eviction_priority}{.level2::eviction_priority}{.level::cache_hint}{.level::prefetch_size}.type",
-        operands: OPS,
-        sets: &[SS, SCOPE, L1_EVICT, L2_EVICT, CACHE_HINT, PREFETCH, TYPE],
-        since: "6.0 sm_70",
-        needs: &[F64, B128, SHARED_CTA, SHARED_CLUSTER, PARAM_ENTRY, PARAM_FUNC, CLUSTER_SCOPE, HINT, L2_256B],
-        rules: &[
-            SYNC_SPACE,
-            L2_EVICT_SHAPE,
-            EVICT_SPACE,
-            PREFETCH_SPACE,
-            HINT_SPACE,
-            L1_NEEDS,
-            L2_NEEDS,
-            PREFETCH_NEEDS,
-            SYS_B128,
-        ],
-        fit: Fit::Relaxed,
-        ..Row::BASE
-    },
-    Row {
-        instr: "ld",
-        id: "ld.relaxed.vec.order",
-        section: "9.7.9.8",
-        syntax: "ld.ss.relaxed.scope{.level1::eviction_priority}{.level2::eviction_priority}{.level::cache_hint}{.level::prefetch_size}.vec.type",
-        operands: OPS_VEC,
-        sets: &[SS, SCOPE, L1_EVICT, L2_EVICT, CACHE_HINT, PREFETCH, VEC, TYPE],
-        since: "6.0 sm_70",
-        needs: &[F64, B128, SHARED_CTA, SHARED_CLUSTER, PARAM_ENTRY, PARAM_FUNC, CLUSTER_SCOPE, HINT, L2_256B, V8],
-        rules: &[
-            SYNC_SPACE,
-            V8_TYPE,
-            V8_SPACE,
-            V4_64_SPACE,
-            VEC_B128,
-            L2_EVICT_SHAPE,
-            EVICT_SPACE,
-            PREFETCH_SPACE,
-            HINT_SPACE,
-            L1_NEEDS,
-            L2_NEEDS,
-            PREFETCH_NEEDS,
-            V4_64_NEEDS,
-        ],
-        fit: Fit::Relaxed,
-        ..Row::BASE
-    },
     // ld.acquire.scope{.ss}{.level1::eviction_priority}{.level2::eviction_priority}{.level::cache_hint}{.level::prefetch_size}{.vec}.type d, [a]{, cache-policy};
     Row {
         instr: "ld",
@@ -477,57 +397,6 @@ pub static ROWS: &[Row] = &[
         fit: Fit::Relaxed,
         ..Row::BASE
     },
-    /// The order of the spec's example `ld.shared::cta.acquire.gpu.u32`.
-    Row {
-        instr: "ld",
-        id: "ld.acquire.order",
-        section: "9.7.9.8",
-        syntax: "ld.ss.acquire.scope{.level1::eviction_priority}{.level2::eviction_priority}{.level::cache_hint}{.level::prefetch_size}.type",
-        operands: OPS,
-        sets: &[SS, SCOPE, L1_EVICT, L2_EVICT, CACHE_HINT, PREFETCH, TYPE],
-        since: "6.0 sm_70",
-        needs: &[F64, B128, SHARED_CTA, SHARED_CLUSTER, PARAM_ENTRY, PARAM_FUNC, CLUSTER_SCOPE, HINT, L2_256B],
-        rules: &[
-            SYNC_SPACE,
-            L2_EVICT_SHAPE,
-            EVICT_SPACE,
-            PREFETCH_SPACE,
-            HINT_SPACE,
-            L1_NEEDS,
-            L2_NEEDS,
-            PREFETCH_NEEDS,
-            SYS_B128,
-        ],
-        fit: Fit::Relaxed,
-        ..Row::BASE
-    },
-    Row {
-        instr: "ld",
-        id: "ld.acquire.vec.order",
-        section: "9.7.9.8",
-        syntax: "ld.ss.acquire.scope{.level1::eviction_priority}{.level2::eviction_priority}{.level::cache_hint}{.level::prefetch_size}.vec.type",
-        operands: OPS_VEC,
-        sets: &[SS, SCOPE, L1_EVICT, L2_EVICT, CACHE_HINT, PREFETCH, VEC, TYPE],
-        since: "6.0 sm_70",
-        needs: &[F64, B128, SHARED_CTA, SHARED_CLUSTER, PARAM_ENTRY, PARAM_FUNC, CLUSTER_SCOPE, HINT, L2_256B, V8],
-        rules: &[
-            SYNC_SPACE,
-            V8_TYPE,
-            V8_SPACE,
-            V4_64_SPACE,
-            VEC_B128,
-            L2_EVICT_SHAPE,
-            EVICT_SPACE,
-            PREFETCH_SPACE,
-            HINT_SPACE,
-            L1_NEEDS,
-            L2_NEEDS,
-            PREFETCH_NEEDS,
-            V4_64_NEEDS,
-        ],
-        fit: Fit::Relaxed,
-        ..Row::BASE
-    },
     // ld.mmio.relaxed.sys{.global}.type d, [a];
     Row {
         instr: "ld",
@@ -538,18 +407,7 @@ pub static ROWS: &[Row] = &[
         sets: &[TYPE],
         since: "8.2 sm_70",
         needs: &[F64, B128],
-        ..Row::BASE
-    },
-    /// The order of the spec's example `ld.global.mmio.relaxed.sys.u32`.
-    Row {
-        instr: "ld",
-        id: "ld.mmio.order",
-        section: "9.7.9.8",
-        syntax: "ld.global.mmio.relaxed.sys.type",
-        operands: OPS_PLAIN,
-        sets: &[TYPE],
-        since: "8.2 sm_70",
-        needs: &[F64, B128],
+        fit: Fit::Relaxed,
         ..Row::BASE
     },
     // ---- ld.global.nc (9.7.9.9) ----
@@ -562,7 +420,7 @@ pub static ROWS: &[Row] = &[
         operands: OPS,
         sets: &[NC_COP, CACHE_HINT, PREFETCH, TYPE],
         since: "3.1 sm_32",
-        needs: &[F64, B128, HINT, L2_256B],
+        needs: &[F64, B128, HINT],
         rules: &[PREFETCH_NEEDS],
         fit: Fit::Relaxed,
         ..Row::BASE
@@ -576,7 +434,7 @@ pub static ROWS: &[Row] = &[
         operands: OPS_VEC,
         sets: &[NC_COP, CACHE_HINT, PREFETCH, VEC, TYPE],
         since: "3.1 sm_32",
-        needs: &[F64, B128, HINT, L2_256B, V8],
+        needs: &[F64, B128, HINT, V8],
         rules: &[V8_TYPE, VEC_B128, PREFETCH_NEEDS, V4_64_NEEDS],
         fit: Fit::Relaxed,
         ..Row::BASE
@@ -590,7 +448,7 @@ pub static ROWS: &[Row] = &[
         operands: OPS,
         sets: &[L1_EVICT, L2_EVICT, CACHE_HINT, PREFETCH, TYPE],
         since: "3.1 sm_32",
-        needs: &[F64, B128, HINT, L2_256B],
+        needs: &[F64, B128, HINT],
         rules: &[L2_EVICT_SHAPE, NC_L1_NEEDS, L2_NEEDS, PREFETCH_NEEDS],
         fit: Fit::Relaxed,
         ..Row::BASE
@@ -604,7 +462,7 @@ pub static ROWS: &[Row] = &[
         operands: OPS_VEC,
         sets: &[L1_EVICT, L2_EVICT, CACHE_HINT, PREFETCH, VEC, TYPE],
         since: "3.1 sm_32",
-        needs: &[F64, B128, HINT, L2_256B, V8],
+        needs: &[F64, B128, HINT, V8],
         rules: &[V8_TYPE, VEC_B128, L2_EVICT_SHAPE, NC_L1_NEEDS, L2_NEEDS, PREFETCH_NEEDS, V4_64_NEEDS],
         fit: Fit::Relaxed,
         ..Row::BASE
@@ -645,11 +503,18 @@ mod tests {
 
     fn ok(text: &str) {
         let cat = Catalogue::get();
-        assert!(cat.resolve_text(text).is_ok(), "{text} should resolve: {:?}", cat.resolve_text(text).err());
+        assert!(
+            cat.resolve_text(text).is_ok(),
+            "{text} should resolve: {:?}",
+            cat.resolve_text(text).err()
+        );
     }
 
     fn bad(text: &str) {
-        assert!(Catalogue::get().resolve_text(text).is_err(), "{text} should not resolve");
+        assert!(
+            Catalogue::get().resolve_text(text).is_err(),
+            "{text} should not resolve"
+        );
     }
 
     fn row_of(text: &str) -> &'static str {

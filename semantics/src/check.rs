@@ -1,0 +1,749 @@
+//! Static legality of a PTX module against the catalogue: qualifier
+//! combinations, operand counts, kinds and types against declarations, and
+//! the PTX version and target each form needs. Pure: returns diagnostics,
+//! prints nothing.
+
+use crate::catalogue::grammar::{Form, OperandKind as Want, Presence, TypeRef, VecLen};
+use crate::catalogue::matcher::MismatchKind;
+use crate::catalogue::types::{is_register_type, register_fits};
+use crate::catalogue::{Binding, Catalogue, PtxVersion, Requirement, Resolve, Target, Then};
+use crate::ptx::ast::*;
+use crate::ptx::Span;
+use std::collections::HashMap;
+
+/// What the checker found wrong, where, under which rule and spec section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub span: Span,
+    pub message: String,
+    /// A short rule name: `qualifiers`, `operand-count`, `operand-type`,
+    /// `ptx-version`, `target`, `declaration`...
+    pub rule: &'static str,
+    /// The spec section behind the rule, when there is one.
+    pub section: Option<&'static str>,
+}
+
+/// Overrides of the module's own `.version` and `.target`.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub ptx: Option<PtxVersion>,
+    pub target: Option<Target>,
+}
+
+/// Checks a parsed module.
+pub fn check_module(module: &Module, options: &Options) -> Vec<Diagnostic> {
+    let mut c = Checker {
+        cat: Catalogue::get(),
+        diags: Vec::new(),
+        ptx: options.ptx,
+        target: options.target,
+        globals: HashMap::new(),
+    };
+    c.header(module);
+    for item in &module.items {
+        match item {
+            Item::Var(v) => {
+                for d in &v.names {
+                    c.globals
+                        .insert(d.name.clone(), Symbol::Var(v.space.clone()));
+                }
+            }
+            Item::Function(f) => {
+                c.globals.insert(f.name.clone(), Symbol::Function);
+            }
+            _ => {}
+        }
+    }
+    for item in &module.items {
+        if let Item::Function(f) = item {
+            c.function(f);
+        }
+    }
+    c.diags
+}
+
+#[derive(Clone, Debug)]
+enum Symbol {
+    Reg(String),
+    Var(String),
+    Function,
+}
+
+struct Checker<'c> {
+    cat: &'c Catalogue,
+    diags: Vec<Diagnostic>,
+    ptx: Option<PtxVersion>,
+    target: Option<Target>,
+    globals: HashMap<String, Symbol>,
+}
+
+/// Special registers (PTX ISA 10), without their `.x/.y/.z` components.
+const SPECIAL_REGISTERS: &[&str] = &[
+    "%tid",
+    "%ntid",
+    "%laneid",
+    "%warpid",
+    "%nwarpid",
+    "%ctaid",
+    "%nctaid",
+    "%smid",
+    "%nsmid",
+    "%gridid",
+    "%is_explicit_cluster",
+    "%clusterid",
+    "%nclusterid",
+    "%cluster_ctaid",
+    "%cluster_nctaid",
+    "%cluster_ctarank",
+    "%cluster_nctarank",
+    "%lanemask_eq",
+    "%lanemask_le",
+    "%lanemask_lt",
+    "%lanemask_ge",
+    "%lanemask_gt",
+    "%clock",
+    "%clock_hi",
+    "%clock64",
+    "%globaltimer",
+    "%globaltimer_lo",
+    "%globaltimer_hi",
+    "%total_smem_size",
+    "%aggr_smem_size",
+    "%dynamic_smem_size",
+    "%current_graph_exec",
+    "%reserved_smem_offset_begin",
+    "%reserved_smem_offset_end",
+    "%reserved_smem_offset_cap",
+];
+
+fn special_register(name: &str) -> bool {
+    let base = name.split('.').next().unwrap_or(name);
+    SPECIAL_REGISTERS.contains(&base)
+        || base.starts_with("%envreg")
+        || base.starts_with("%pm")
+        || base.starts_with("%reserved_smem_offset_")
+}
+
+impl<'c> Checker<'c> {
+    fn diag(
+        &mut self,
+        span: Span,
+        rule: &'static str,
+        section: Option<&'static str>,
+        message: String,
+    ) {
+        self.diags.push(Diagnostic {
+            span,
+            message,
+            rule,
+            section,
+        });
+    }
+
+    fn header(&mut self, module: &Module) {
+        let mut version = None;
+        let mut target = None;
+        let mut target_span = Span::default();
+        for item in &module.items {
+            match item {
+                Item::Version { major, minor, .. } => {
+                    version = Some(PtxVersion::new(*major, *minor))
+                }
+                Item::Target { names, span } => {
+                    target_span = *span;
+                    for n in names {
+                        if n.starts_with("sm_") {
+                            match Target::parse(n) {
+                                Some(t) => target = Some(t),
+                                None => self.diag(
+                                    *span,
+                                    "target",
+                                    None,
+                                    format!("unknown target `{n}`"),
+                                ),
+                            }
+                        } else if !matches!(
+                            n.as_str(),
+                            "texmode_unified" | "texmode_independent" | "debug" | "map_f64_to_f32"
+                        ) {
+                            self.diag(
+                                *span,
+                                "target",
+                                None,
+                                format!("unknown target option `{n}`"),
+                            );
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if version.is_none() && self.ptx.is_none() {
+            self.diag(
+                Span::default(),
+                "module",
+                None,
+                "missing `.version` directive".into(),
+            );
+        }
+        if target.is_none() && self.target.is_none() {
+            self.diag(
+                Span::default(),
+                "module",
+                None,
+                "missing `.target` directive".into(),
+            );
+        }
+        self.ptx = self.ptx.or(version);
+        self.target = self.target.or(target);
+        if let (Some(t), Some(v)) = (self.target, self.ptx) {
+            if v < t.min_ptx() {
+                self.diag(
+                    target_span,
+                    "target",
+                    None,
+                    format!(
+                        "`.target {t}` needs PTX ISA {} or later (the module is PTX ISA {v})",
+                        t.min_ptx()
+                    ),
+                );
+            }
+        }
+    }
+
+    fn function(&mut self, f: &Function) {
+        let Some(body) = &f.body else { return };
+        let mut scope: Vec<HashMap<String, Symbol>> = vec![HashMap::new()];
+        for p in f.returns.iter().chain(f.params.iter()).flatten() {
+            for d in &p.names {
+                let sym = if p.space == ".reg" {
+                    Symbol::Reg(p.ty.clone())
+                } else {
+                    Symbol::Var(p.space.clone())
+                };
+                scope[0].insert(d.name.clone(), sym);
+            }
+        }
+        self.stmts(body, &mut scope);
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt], scope: &mut Vec<HashMap<String, Symbol>>) {
+        // Declarations are visible throughout their block, so collect first.
+        scope.push(HashMap::new());
+        for s in stmts {
+            if let Stmt::Var(v) = s {
+                self.declare(v, scope);
+            }
+        }
+        for s in stmts {
+            match s {
+                Stmt::Instr(i) => self.instruction(i, scope),
+                Stmt::Block(inner, _) => self.stmts(inner, scope),
+                _ => {}
+            }
+        }
+        scope.pop();
+    }
+
+    fn declare(&mut self, v: &VarDecl, scope: &mut [HashMap<String, Symbol>]) {
+        if v.space == ".reg" && !is_register_type(&v.ty) {
+            self.diag(
+                v.span,
+                "declaration",
+                None,
+                format!("`{}` is not a register type", v.ty),
+            );
+        }
+        let Some(top) = scope.last_mut() else { return };
+        for d in &v.names {
+            let sym = if v.space == ".reg" {
+                Symbol::Reg(v.ty.clone())
+            } else {
+                Symbol::Var(v.space.clone())
+            };
+            if d.range.is_some() {
+                top.insert(format!("{}<>", d.name), sym.clone());
+            }
+            if top.insert(d.name.clone(), sym).is_some() && d.range.is_none() {
+                self.diag(
+                    d.span,
+                    "declaration",
+                    None,
+                    format!("`{}` is declared twice", d.name),
+                );
+            }
+        }
+    }
+
+    fn lookup(&self, name: &str, scope: &[HashMap<String, Symbol>]) -> Option<Symbol> {
+        for s in scope.iter().rev() {
+            if let Some(sym) = s.get(name) {
+                return Some(sym.clone());
+            }
+            // `%r<10>` declares %r0..%r9.
+            let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
+            if stem.len() < name.len() {
+                if let Some(sym) = s.get(&format!("{stem}<>")) {
+                    return Some(sym.clone());
+                }
+            }
+        }
+        self.globals.get(name).cloned()
+    }
+
+    fn instruction(&mut self, ins: &Instruction, scope: &[HashMap<String, Symbol>]) {
+        if let Some(g) = &ins.guard {
+            match self.lookup(&g.pred, scope) {
+                Some(Symbol::Reg(t)) if t == ".pred" => {}
+                _ => self.diag(
+                    g.span,
+                    "guard",
+                    None,
+                    format!("guard `{}` is not a declared predicate", g.pred),
+                ),
+            }
+        }
+        if !self.cat.knows_opcode(&ins.opcode) || crate::opcodes::outside_catalogue(ins) {
+            if !crate::opcodes::is_ptx_opcode(&ins.opcode) {
+                self.diag(
+                    ins.opcode_span,
+                    "opcode",
+                    None,
+                    format!("unknown instruction `{}`", ins.opcode),
+                );
+            }
+            return;
+        }
+        let quals: Vec<&str> = ins.quals.iter().map(|q| q.as_str()).collect();
+        let candidates = match self.cat.resolve_all(&ins.opcode, &quals) {
+            Ok(c) => c,
+            Err(why) => {
+                self.qualifier_error(ins, why);
+                return;
+            }
+        };
+        // The first form whose operands and rules fit wins; otherwise report
+        // what the first candidate found.
+        let mut first_failure: Option<Vec<Diagnostic>> = None;
+        let mut chosen = None;
+        for mut binding in candidates {
+            let mark = self.diags.len();
+            let ok = self.operands(ins, &mut binding, scope) && self.rules_allow(ins, &binding);
+            if ok {
+                chosen = Some(binding);
+                self.diags.truncate(mark);
+                break;
+            }
+            let found: Vec<Diagnostic> = self.diags.drain(mark..).collect();
+            first_failure.get_or_insert(found);
+        }
+        let Some(binding) = chosen else {
+            self.diags.extend(first_failure.unwrap_or_default());
+            return;
+        };
+        let form = binding.form;
+        self.requirement(ins, form, &form.since, "this instruction");
+        for (what, req) in &form.needs {
+            let applies = match what.split_once('=') {
+                Some((slot, value)) => binding.is(slot, value),
+                None => binding.has(what),
+            };
+            if applies {
+                self.requirement(
+                    ins,
+                    form,
+                    req,
+                    &format!("`{}`", what.rsplit('=').next().unwrap_or(what)),
+                );
+            }
+        }
+        for rule in form.row.rules {
+            let applies = (rule.when)(&binding);
+            match rule.then {
+                Then::Needs(req) if applies => {
+                    if let Some(r) = Requirement::parse(req) {
+                        self.requirement(ins, form, &r, rule.says);
+                    }
+                }
+                Then::Removed(req) if applies => {
+                    let Some(r) = Requirement::parse(req) else {
+                        continue;
+                    };
+                    let (Some(v), Some(t)) = (self.ptx, self.target) else {
+                        continue;
+                    };
+                    if r.allows_ptx(v) && r.allows_target(t) {
+                        self.diag(
+                            ins.opcode_span,
+                            "removed",
+                            Some(form.row.section),
+                            format!(
+                                "`{}`: {} (PTX ISA {v}, target {t})",
+                                ins.full_opcode(),
+                                rule.says
+                            ),
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Illegal rules that need the operands (immediate values, counts).
+    fn rules_allow(&mut self, ins: &Instruction, b: &Binding) -> bool {
+        let form = b.form;
+        for rule in form.row.rules {
+            if rule.then == Then::Illegal && (rule.when)(b) {
+                self.diag(
+                    ins.span,
+                    "qualifiers",
+                    Some(form.row.section),
+                    format!("`{}`: {}", ins.full_opcode(), rule.says),
+                );
+                return false;
+            }
+        }
+        true
+    }
+
+    fn requirement(&mut self, ins: &Instruction, form: &Form, req: &Requirement, what: &str) {
+        let section = Some(form.row.section);
+        if let (Some(v), Some(need)) = (self.ptx, req.ptx) {
+            if v < need {
+                self.diag(
+                    ins.opcode_span,
+                    "ptx-version",
+                    section,
+                    format!(
+                        "`{}`: {what} needs PTX ISA {need} or later (the module is PTX ISA {v})",
+                        ins.full_opcode()
+                    ),
+                );
+            }
+        }
+        if let Some(t) = self.target {
+            if !req.allows_target(t) {
+                self.diag(
+                    ins.opcode_span,
+                    "target",
+                    section,
+                    format!(
+                        "`{}`: {what} needs target {} (the target is {t})",
+                        ins.full_opcode(),
+                        req.targets_text()
+                    ),
+                );
+            }
+        }
+    }
+
+    fn qualifier_error(&mut self, ins: &Instruction, why: Resolve) {
+        let op = ins.full_opcode();
+        match why {
+            Resolve::UnknownOpcode => self.diag(
+                ins.opcode_span,
+                "opcode",
+                None,
+                format!("unknown instruction `{op}`"),
+            ),
+            Resolve::Rule { form, rule, .. } => self.diag(
+                ins.opcode_span,
+                "qualifiers",
+                Some(form.row.section),
+                format!("`{op}`: {}", rule.says),
+            ),
+            Resolve::Qualifiers { form, mismatch } => {
+                let section = Some(form.row.section);
+                let message = match mismatch.kind {
+                    MismatchKind::Unknown(q) => format!(
+                        "`{op}`: qualifier `{q}` is not allowed here (closest form: `{}`)",
+                        form.row.syntax
+                    ),
+                    MismatchKind::Missing { slot, choices } => format!(
+                        "`{op}`: missing `{slot}`, one of {} (form: `{}`)",
+                        choices.join(" "),
+                        form.row.syntax
+                    ),
+                    MismatchKind::Duplicate(q) => format!("`{op}`: qualifier `{q}` given twice"),
+                    MismatchKind::Combination => format!(
+                        "`{op}`: qualifiers do not fit the form `{}` in this order or combination",
+                        form.row.syntax
+                    ),
+                };
+                self.diag(ins.opcode_span, "qualifiers", section, message);
+            }
+        }
+    }
+
+    /// Checks operands; records immediates in the binding. False when an
+    /// error was reported.
+    fn operands(
+        &mut self,
+        ins: &Instruction,
+        b: &mut Binding,
+        scope: &[HashMap<String, Symbol>],
+    ) -> bool {
+        let form = b.form;
+        let section = Some(form.row.section);
+        let mut present = Vec::new();
+        let mut optional = 0;
+        for spec in &form.operands {
+            match &spec.presence {
+                Presence::Required => present.push(true),
+                Presence::IfQualifier(q) => present.push(b.has(q)),
+                Presence::Optional => {
+                    present.push(false);
+                    optional += 1;
+                }
+            }
+        }
+        let required = present.iter().filter(|p| **p).count();
+        let given = ins.operands.len();
+        if given < required || given > required + optional {
+            let expect = if optional == 0 {
+                format!("{required}")
+            } else {
+                format!("{required} to {}", required + optional)
+            };
+            self.diag(
+                ins.span,
+                "operand-count",
+                section,
+                format!(
+                    "`{}` takes {expect} operands, found {given}",
+                    ins.full_opcode()
+                ),
+            );
+            return false;
+        }
+        let mut extra = given - required;
+        for (i, spec) in form.operands.iter().enumerate() {
+            if spec.presence == Presence::Optional && extra > 0 {
+                present[i] = true;
+                extra -= 1;
+            }
+        }
+        b.operand_count = given;
+        let mut actual = ins.operands.iter();
+        for (spec, _) in form.operands.iter().zip(&present).filter(|(_, p)| **p) {
+            let Some(op) = actual.next() else { break };
+            let want_ty = match &spec.ty {
+                Some(TypeRef::Slot(s)) => b.get(s).map(|q| q.to_string()),
+                Some(TypeRef::Literal(t)) => Some(t.clone()),
+                None => None,
+            };
+            if let Err(msg) = self.operand(op, spec, want_ty.as_deref(), b, scope) {
+                self.diag(
+                    op.span,
+                    "operand-type",
+                    section,
+                    format!("`{}` operand `{}`: {msg}", ins.full_opcode(), spec.name),
+                );
+                return false;
+            }
+            if let OperandKind::Imm(Expr::Int(v)) = &op.kind {
+                b.imms.push((spec.name.as_str(), *v));
+            }
+        }
+        true
+    }
+
+    fn operand(
+        &self,
+        op: &Operand,
+        spec: &crate::catalogue::OperandSpec,
+        ty: Option<&str>,
+        b: &Binding,
+        scope: &[HashMap<String, Symbol>],
+    ) -> Result<(), String> {
+        let fit = b.form.row.fit;
+        let kinds = &spec.kinds;
+        let wants = |k: Want| kinds.contains(&k);
+        match &op.kind {
+            OperandKind::Pair(first, second) => {
+                if spec.pred_partner.is_none() {
+                    return Err("a `d|p` pair is not allowed here".into());
+                }
+                self.operand(first, &without_partner(spec), ty, b, scope)?;
+                self.register_of(second, ".pred", scope)
+            }
+            _ if spec.pred_partner == Some(true) => Err("needs a predicate partner `d|p`".into()),
+            OperandKind::Name(n) if n == "_" => {
+                if wants(Want::Reg) || wants(Want::Pred) {
+                    Ok(())
+                } else {
+                    Err("the sink `_` is not allowed here".into())
+                }
+            }
+            OperandKind::Name(n) if special_register(n) => {
+                if wants(Want::Sreg) {
+                    Ok(())
+                } else {
+                    Err(format!("special register `{n}` is not allowed here"))
+                }
+            }
+            OperandKind::Name(n) if n == "WARP_SZ" => {
+                if wants(Want::Imm) {
+                    Ok(())
+                } else {
+                    Err("the constant `WARP_SZ` is not allowed here".into())
+                }
+            }
+            OperandKind::Name(n) => match self.lookup(n, scope) {
+                Some(Symbol::Reg(rt)) => {
+                    if wants(Want::Pred) && rt == ".pred" {
+                        return Ok(());
+                    }
+                    if !wants(Want::Reg) {
+                        return Err(format!(
+                            "register `{n}` is not allowed here ({})",
+                            describe_kinds(kinds)
+                        ));
+                    }
+                    match ty {
+                        Some(t) if !register_fits(&rt, t, fit) => Err(format!(
+                            "register `{n}` is `{rt}`, which does not fit type `{t}`"
+                        )),
+                        _ => Ok(()),
+                    }
+                }
+                Some(Symbol::Var(_)) | Some(Symbol::Function) => {
+                    if wants(Want::Sym) {
+                        Ok(())
+                    } else {
+                        Err(format!("`{n}` is a variable or function, not a register"))
+                    }
+                }
+                None => Err(format!("`{n}` is not declared")),
+            },
+            OperandKind::NameOffset(n, _) => match self.lookup(n, scope) {
+                Some(Symbol::Var(_)) if wants(Want::Sym) => Ok(()),
+                Some(_) => Err(format!("`{n}+offset` is not allowed here")),
+                None => Err(format!("`{n}` is not declared")),
+            },
+            OperandKind::Not(n) => {
+                if wants(Want::Pred) {
+                    self.register_of(op, ".pred", scope)
+                        .map_err(|_| format!("`!{n}` needs a predicate"))
+                } else {
+                    Err(format!("`!{n}` is not allowed here"))
+                }
+            }
+            OperandKind::Imm(e) => {
+                if !wants(Want::Imm) {
+                    return Err(format!(
+                        "an immediate is not allowed here ({})",
+                        describe_kinds(kinds)
+                    ));
+                }
+                match e {
+                    Expr::Int(_) | Expr::F32(_) | Expr::F64(_) => Ok(()),
+                    _ => Err("expected a constant".into()),
+                }
+            }
+            OperandKind::Addr(a) => {
+                let tensor = a.coords.is_some();
+                if tensor && !wants(Want::TensorAddr) {
+                    return Err("a tensor address `[map, {...}]` is not allowed here".into());
+                }
+                if !tensor && !wants(Want::Addr) {
+                    return Err(format!(
+                        "an address is not allowed here ({})",
+                        describe_kinds(kinds)
+                    ));
+                }
+                match &a.base {
+                    Some(base) if !special_register(base) => match self.lookup(base, scope) {
+                        Some(Symbol::Reg(rt)) if rt == ".pred" => {
+                            Err(format!("`{base}` is a predicate, not an address"))
+                        }
+                        Some(_) => Ok(()),
+                        None => Err(format!("`{base}` is not declared")),
+                    },
+                    Some(base) => Err(format!("special register `{base}` cannot be an address")),
+                    None => Ok(()),
+                }
+            }
+            OperandKind::Vector(items) => {
+                if !wants(Want::Vec) {
+                    return Err(format!(
+                        "a vector operand is not allowed here ({})",
+                        describe_kinds(kinds)
+                    ));
+                }
+                let len = match &spec.vec_len {
+                    Some(VecLen::Fixed(n)) => Some(*n),
+                    Some(VecLen::Slot(s)) => b
+                        .get(s)
+                        .and_then(|q| q.strip_prefix(".v"))
+                        .and_then(|n| n.parse().ok()),
+                    None => None,
+                };
+                if let Some(n) = len {
+                    if items.len() != n {
+                        return Err(format!("expects a vector of {n}, found {}", items.len()));
+                    }
+                }
+                let elem = without_partner(spec);
+                let elem = crate::catalogue::OperandSpec {
+                    kinds: vec![Want::Reg, Want::Imm],
+                    vec_len: None,
+                    ..elem
+                };
+                for item in items {
+                    if matches!(item.kind, OperandKind::Vector(_) | OperandKind::Addr(_)) {
+                        return Err("vector elements must be registers".into());
+                    }
+                    self.operand(item, &elem, ty, b, scope)?;
+                }
+                Ok(())
+            }
+            OperandKind::Paren(_) => Err("a parenthesised list is not allowed here".into()),
+        }
+    }
+
+    fn register_of(
+        &self,
+        op: &Operand,
+        ty: &str,
+        scope: &[HashMap<String, Symbol>],
+    ) -> Result<(), String> {
+        let name = match &op.kind {
+            OperandKind::Name(n) | OperandKind::Not(n) => n,
+            _ => return Err(format!("expected a `{ty}` register")),
+        };
+        if name == "_" {
+            return Ok(());
+        }
+        match self.lookup(name, scope) {
+            Some(Symbol::Reg(rt)) if register_fits(&rt, ty, crate::catalogue::Fit::Exact) => Ok(()),
+            Some(Symbol::Reg(rt)) => Err(format!("`{name}` is `{rt}`, expected `{ty}`")),
+            _ => Err(format!("`{name}` is not a declared `{ty}` register")),
+        }
+    }
+}
+
+fn without_partner(spec: &crate::catalogue::OperandSpec) -> crate::catalogue::OperandSpec {
+    crate::catalogue::OperandSpec {
+        pred_partner: None,
+        ..spec.clone()
+    }
+}
+
+fn describe_kinds(kinds: &[Want]) -> String {
+    let names: Vec<&str> = kinds
+        .iter()
+        .map(|k| match k {
+            Want::Reg => "a register",
+            Want::Pred => "a predicate",
+            Want::Imm => "an immediate",
+            Want::Addr => "an address",
+            Want::TensorAddr => "a tensor address",
+            Want::Vec => "a vector",
+            Want::Sym => "a variable name",
+            Want::Sreg => "a special register",
+        })
+        .collect();
+    format!("expects {}", names.join(" or "))
+}
