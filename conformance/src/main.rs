@@ -5,7 +5,7 @@
 //! Exit codes: 0 success (every file legal), 1 a finding (an illegal file),
 //! 2 a usage error or unreadable input.
 
-mod check;
+use ptx_conformance::{check, legality_cmd};
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -25,6 +25,9 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Check(check::CheckArgs),
+    /// Build or compare the ptxas legality corpus (maintainers).
+    #[command(hide = true, subcommand)]
+    Legality(legality_cmd::LegalityCommand),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Check(args) => check::run(args),
+        Command::Legality(cmd) => legality_cmd::run(cmd),
     };
     match result {
         Ok(code) => code,

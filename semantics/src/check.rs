@@ -38,6 +38,7 @@ pub fn check_module(module: &Module, options: &Options) -> Vec<Diagnostic> {
         ptx: options.ptx,
         target: options.target,
         globals: HashMap::new(),
+        address_bits: 64,
     };
     c.header(module);
     for item in &module.items {
@@ -65,7 +66,10 @@ pub fn check_module(module: &Module, options: &Options) -> Vec<Diagnostic> {
 #[derive(Clone, Debug)]
 enum Symbol {
     Reg(String),
+    /// A variable and its state space.
     Var(String),
+    /// A kernel (`.entry`) parameter: read-only `.param` memory.
+    EntryParam,
     Function,
 }
 
@@ -75,6 +79,7 @@ struct Checker<'c> {
     ptx: Option<PtxVersion>,
     target: Option<Target>,
     globals: HashMap<String, Symbol>,
+    address_bits: u32,
 }
 
 /// Special registers (PTX ISA 10), without their `.x/.y/.z` components.
@@ -218,6 +223,8 @@ impl<'c> Checker<'c> {
             for d in &p.names {
                 let sym = if p.space == ".reg" {
                     Symbol::Reg(p.ty.clone())
+                } else if f.kind == FunctionKind::Entry {
+                    Symbol::EntryParam
                 } else {
                     Symbol::Var(p.space.clone())
                 };
@@ -466,6 +473,7 @@ impl<'c> Checker<'c> {
                         form.row.syntax
                     ),
                     MismatchKind::Duplicate(q) => format!("`{op}`: qualifier `{q}` given twice"),
+                    MismatchKind::NameOrder(name) => format!("`{op}`: the instruction name `{name}` must come first, in this order"),
                     MismatchKind::Combination => format!(
                         "`{op}`: qualifiers do not fit the form `{}` in this order or combination",
                         form.row.syntax
@@ -525,14 +533,28 @@ impl<'c> Checker<'c> {
             }
         }
         b.operand_count = given;
+        b.address_bits = self.address_bits;
+        // The k-th memory operand addresses the k-th state space written in
+        // the qualifiers (`cp.async.ca.shared.global [dst], [src]`).
+        let spaces: Vec<&str> = ins.quals.iter().filter_map(|q| space_of(q)).collect();
+        let mut memory_index = 0;
         let mut actual = ins.operands.iter();
         for (spec, _) in form.operands.iter().zip(&present).filter(|(_, p)| **p) {
             let Some(op) = actual.next() else { break };
-            let want_ty = match &spec.ty {
-                Some(TypeRef::Slot(s)) => b.get(s).map(|q| q.to_string()),
-                Some(TypeRef::Literal(t)) => Some(t.clone()),
-                None => None,
-            };
+            let want_ty = resolve_type(spec.ty.as_ref(), b);
+            let addresses_memory = matches!(op.kind, OperandKind::Addr(_))
+                || (matches!(op.kind, OperandKind::Name(_) | OperandKind::NameOffset(..)) && spec.kinds.contains(&Want::Sym));
+            if addresses_memory {
+                let expected = spaces.get(memory_index).copied().or_else(|| {
+                    let n = spec.name.to_ascii_lowercase();
+                    (n.contains("mbar") && !spaces.is_empty()).then_some(".shared")
+                });
+                memory_index += 1;
+                if let Err(msg) = self.memory_space(ins, op, expected, scope) {
+                    self.diag(op.span, "state-space", section, format!("`{}` operand `{}`: {msg}", ins.full_opcode(), spec.name));
+                    return false;
+                }
+            }
             if let Err(msg) = self.operand(op, spec, want_ty.as_deref(), b, scope) {
                 self.diag(
                     op.span,
@@ -577,10 +599,15 @@ impl<'c> Checker<'c> {
                 }
             }
             OperandKind::Name(n) if special_register(n) => {
-                if wants(Want::Sreg) {
-                    Ok(())
-                } else {
-                    Err(format!("special register `{n}` is not allowed here"))
+                if !wants(Want::Sreg) {
+                    return Err(format!("special register `{n}` is not allowed here"));
+                }
+                let sty = special_register_type(n);
+                match ty {
+                    Some(t) if !register_fits(sty, t, crate::catalogue::Fit::Exact) => {
+                        Err(format!("special register `{n}` is `{sty}`, which does not fit type `{t}`"))
+                    }
+                    _ => Ok(()),
                 }
             }
             OperandKind::Name(n) if n == "WARP_SZ" => {
@@ -608,9 +635,9 @@ impl<'c> Checker<'c> {
                         _ => Ok(()),
                     }
                 }
-                Some(Symbol::Var(_)) | Some(Symbol::Function) => {
+                Some(sym @ (Symbol::Var(_) | Symbol::EntryParam | Symbol::Function)) => {
                     if wants(Want::Sym) {
-                        Ok(())
+                        self.address_width(n, &sym, ty)
                     } else {
                         Err(format!("`{n}` is a variable or function, not a register"))
                     }
@@ -618,7 +645,7 @@ impl<'c> Checker<'c> {
                 None => Err(format!("`{n}` is not declared")),
             },
             OperandKind::NameOffset(n, _) => match self.lookup(n, scope) {
-                Some(Symbol::Var(_)) if wants(Want::Sym) => Ok(()),
+                Some(sym @ (Symbol::Var(_) | Symbol::EntryParam)) if wants(Want::Sym) => self.address_width(n, &sym, ty),
                 Some(_) => Err(format!("`{n}+offset` is not allowed here")),
                 None => Err(format!("`{n}` is not declared")),
             },
@@ -637,8 +664,14 @@ impl<'c> Checker<'c> {
                         describe_kinds(kinds)
                     ));
                 }
-                match e {
-                    Expr::Int(_) | Expr::F32(_) | Expr::F64(_) => Ok(()),
+                let kind = ty.and_then(crate::catalogue::types::ptx_type).map(|t| t.kind);
+                use crate::catalogue::types::TypeKind;
+                match (e, kind) {
+                    (Expr::Int(_), Some(TypeKind::Float)) => Err(format!("an integer constant cannot stand for type `{}`", ty.unwrap_or(""))),
+                    (Expr::F32(_) | Expr::F64(_), Some(TypeKind::Unsigned | TypeKind::Signed | TypeKind::Pred)) => {
+                        Err(format!("a floating-point constant cannot stand for type `{}`", ty.unwrap_or("")))
+                    }
+                    (Expr::Int(_) | Expr::F32(_) | Expr::F64(_), _) => Ok(()),
                     _ => Err("expected a constant".into()),
                 }
             }
@@ -703,6 +736,50 @@ impl<'c> Checker<'c> {
         }
     }
 
+    /// The address of a variable or function in a register of type `ty`:
+    /// 64-bit, or 32-bit for `.shared` variables (whose window is 32-bit).
+    fn address_width(&self, name: &str, sym: &Symbol, ty: Option<&str>) -> Result<(), String> {
+        let Some(t) = ty.and_then(crate::catalogue::types::ptx_type) else { return Ok(()) };
+        use crate::catalogue::types::TypeKind;
+        if !matches!(t.kind, TypeKind::Bits | TypeKind::Unsigned | TypeKind::Signed) {
+            return Err(format!("the address of `{name}` cannot be held in type `{}`", t.name));
+        }
+        let shared = matches!(sym, Symbol::Var(s) if s == ".shared");
+        if t.bits == 32 && self.address_bits == 64 && !shared {
+            return Err(format!("the address of `{name}` is 64-bit under `.address_size 64`; `{}` is 32-bit", t.name));
+        }
+        if t.bits != 32 && t.bits != 64 {
+            return Err(format!("the address of `{name}` cannot be held in type `{}`", t.name));
+        }
+        Ok(())
+    }
+
+    /// A variable used as an address must live in the state space the
+    /// instruction addresses; kernel parameters are read-only.
+    fn memory_space(&self, ins: &Instruction, op: &Operand, expected: Option<&str>, scope: &[HashMap<String, Symbol>]) -> Result<(), String> {
+        let name = match &op.kind {
+            OperandKind::Addr(Address { base: Some(b), coords: None, .. }) => b,
+            OperandKind::Name(n) | OperandKind::NameOffset(n, _) => n,
+            _ => return Ok(()),
+        };
+        let space = match self.lookup(name, scope) {
+            Some(Symbol::Var(s)) => s,
+            Some(Symbol::EntryParam) => {
+                if ins.opcode == "st" {
+                    return Err(format!("`{name}` is a kernel parameter, which is read-only"));
+                }
+                ".param".to_string()
+            }
+            _ => return Ok(()),
+        };
+        match expected {
+            Some(e) if space_of(&space) != Some(e) => {
+                Err(format!("`{name}` is in `{space}`, but this operand addresses `{e}`"))
+            }
+            _ => Ok(()),
+        }
+    }
+
     fn register_of(
         &self,
         op: &Operand,
@@ -720,6 +797,45 @@ impl<'c> Checker<'c> {
             Some(Symbol::Reg(rt)) if register_fits(&rt, ty, crate::catalogue::Fit::Exact) => Ok(()),
             Some(Symbol::Reg(rt)) => Err(format!("`{name}` is `{rt}`, expected `{ty}`")),
             _ => Err(format!("`{name}` is not a declared `{ty}` register")),
+        }
+    }
+}
+
+/// The state space a qualifier names, folding sub-qualifiers
+/// (`.shared::cluster` is `.shared`).
+fn space_of(q: &str) -> Option<&'static str> {
+    let base = q.split("::").next().unwrap_or(q);
+    Some(match base {
+        ".shared" => ".shared",
+        ".global" => ".global",
+        ".local" => ".local",
+        ".const" => ".const",
+        ".param" => ".param",
+        _ => return None,
+    })
+}
+
+/// The type of a special register (PTX ISA 10): 64-bit for clocks, timers,
+/// `%gridid` and the graph handle, 32-bit otherwise.
+fn special_register_type(name: &str) -> &'static str {
+    let base = name.split('.').next().unwrap_or(name);
+    match base {
+        "%clock64" | "%globaltimer" | "%gridid" | "%current_graph_exec" => ".u64",
+        "%is_explicit_cluster" => ".pred",
+        b if b.starts_with("%pm") && b.ends_with("_64") => ".u64",
+        b if b.starts_with("%envreg") => ".b32",
+        _ => ".u32",
+    }
+}
+
+/// The type an operand wants, from its notation and the binding.
+fn resolve_type(ty: Option<&TypeRef>, b: &Binding) -> Option<String> {
+    match ty? {
+        TypeRef::Slot(s) => b.get(s).map(|q| q.to_string()),
+        TypeRef::Literal(t) => Some(t.clone()),
+        TypeRef::Divided(s, n) => {
+            let bits = crate::catalogue::types::ptx_type(b.get(s)?)?.bits / n;
+            Some(format!(".b{bits}"))
         }
     }
 }

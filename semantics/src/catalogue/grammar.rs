@@ -62,6 +62,9 @@ pub enum OperandKind {
 pub enum TypeRef {
     Slot(String),
     Literal(String),
+    /// `type/2`: a bit-size type of the slot's width divided by N (the
+    /// elements of `mov.b64 d, {a, b}`).
+    Divided(String, u32),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,7 +133,7 @@ impl Form {
 
     fn validate(&self) -> Result<(), String> {
         for op in &self.operands {
-            if let Some(TypeRef::Slot(s)) = &op.ty {
+            if let Some(TypeRef::Slot(s) | TypeRef::Divided(s, _)) = &op.ty {
                 if self.part(s).is_none() {
                     return Err(format!("operand `{}` names unknown slot `{s}`", op.name));
                 }
@@ -382,7 +385,13 @@ fn parse_operands(text: &str) -> Result<Vec<OperandSpec>, String> {
         let ty = match words.get(1) {
             None => None,
             Some(t) if t.starts_with('.') => Some(TypeRef::Literal(t.to_string())),
-            Some(t) => Some(TypeRef::Slot(t.to_string())),
+            Some(t) => match t.split_once('/') {
+                Some((slot, n)) => match n.parse() {
+                    Ok(n) if n > 0 => Some(TypeRef::Divided(slot.to_string(), n)),
+                    _ => return Err(format!("operand `{item}`: bad divisor in `{t}`")),
+                },
+                None => Some(TypeRef::Slot(t.to_string())),
+            },
         };
         if words.len() > 2 {
             return Err(format!("operand `{item}`: too many words"));

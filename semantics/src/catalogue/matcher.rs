@@ -15,6 +15,8 @@ pub struct Binding<'a> {
     pub imms: Vec<(&'a str, i128)>,
     /// How many operands the instruction has.
     pub operand_count: usize,
+    /// The module's `.address_size` (64 unless it says 32).
+    pub address_bits: u32,
 }
 
 impl<'a> Binding<'a> {
@@ -69,10 +71,54 @@ pub enum MismatchKind {
     Duplicate(String),
     /// Each qualifier is known but no order or combination fits.
     Combination,
+    /// The words of the instruction's name are not first, in order.
+    NameOrder(String),
+}
+
+/// Words that, after the opcode, spell an instruction's name rather than
+/// qualify it.
+const NAME_WORDS: &[&str] = &[
+    ".async", ".bulk", ".tensor", ".reduce", ".prefetch", ".commit_group", ".wait_group", ".wait_all",
+    ".ld_reduce", ".st", ".red", ".replace", ".pack", ".to", ".fractional", ".range", ".cvt",
+];
+
+/// The leading literal slots of a form that belong to its name, for the
+/// instructions whose spec name has more than one word, plus `cvta.to` and
+/// `createpolicy.fractional`-style forms.
+pub fn name_words(form: &Form) -> Vec<&str> {
+    let mut out = Vec::new();
+    for slot in &form.slots {
+        if slot.optional || slot.parts.len() != 1 || slot.parts[0].choices.len() != 1 {
+            break;
+        }
+        let lit = slot.parts[0].choices[0].as_str();
+        let named = NAME_WORDS.contains(&lit)
+            && !(lit == ".prefetch" && form.opcode != "cp")
+            && !(matches!(lit, ".st" | ".red") && form.opcode != "multimem")
+            && !(lit == ".cvt" && form.opcode != "createpolicy")
+            && !(lit == ".to" && form.opcode != "cvta");
+        if !named {
+            break;
+        }
+        out.push(lit);
+    }
+    out
 }
 
 /// Matches qualifiers (with their dots, in written order) against a form.
 pub fn match_qualifiers<'a>(form: &'a Form, quals: &[&str]) -> Result<Binding<'a>, Mismatch> {
+    // Words that belong to the instruction's name (`cp.async.bulk`,
+    // `multimem.ld_reduce`, `cvta.to`) come first and in order; ptxas
+    // reads anything else as an unknown instruction or modifier.
+    let name = name_words(form);
+    for (k, word) in name.iter().enumerate() {
+        if quals.get(k) != Some(word) {
+            return Err(Mismatch {
+                score: -1,
+                kind: MismatchKind::NameOrder(format!("{}{}", form.opcode, name.concat())),
+            });
+        }
+    }
     let n = quals.len();
     let m = form.slots.len();
     let mut failed = vec![false; (n + 1) * (m + 1)];
@@ -93,6 +139,7 @@ pub fn match_qualifiers<'a>(form: &'a Form, quals: &[&str]) -> Result<Binding<'a
             values,
             imms: Vec::new(),
             operand_count: 0,
+            address_bits: 64,
         });
     }
     Err(diagnose(form, quals))
