@@ -603,8 +603,12 @@ impl<'c> Checker<'c> {
                     return Err(format!("special register `{n}` is not allowed here"));
                 }
                 let sty = special_register_type(n);
+                // PTX ISA 10: `%tid`, `%ntid`, `%ctaid`, `%nctaid` were
+                // `.v4.u16` in PTX 1.x; 16-bit moves from them stay legal.
+                let legacy16 = matches!(n.split('.').next(), Some("%tid" | "%ntid" | "%ctaid" | "%nctaid"))
+                    && ty.and_then(crate::catalogue::types::ptx_type).is_some_and(|t| t.bits == 16 && t.kind != crate::catalogue::types::TypeKind::Float);
                 match ty {
-                    Some(t) if !register_fits(sty, t, crate::catalogue::Fit::Exact) => {
+                    Some(t) if !legacy16 && !register_fits(sty, t, crate::catalogue::Fit::Exact) => {
                         Err(format!("special register `{n}` is `{sty}`, which does not fit type `{t}`"))
                     }
                     _ => Ok(()),

@@ -1,7 +1,7 @@
 //! `isspacep` (PTX ISA 9.7.9.19), `cvta` (9.7.9.20), `mapa` (9.7.9.23) and
 //! `getctarank` (9.7.9.24): generic and state-space addresses.
 
-use crate::catalogue::Row;
+use crate::catalogue::{Row, Rule};
 
 /// The state spaces of `isspacep` and `cvta` (the spec writes `const`
 /// without its dot in 9.7.9.19; 9.7.9.20 has it).
@@ -51,6 +51,10 @@ pub static ROWS: &[Row] = &[
         sets: &[SPACE, ".size = { .u32, .u64 }"],
         since: "2.0 sm_20",
         needs: SPACE_NEEDS,
+        rules: &[Rule::illegal(
+            "With `.address_size 64` a generic address is 64 bits wide: `.size` must be `.u64` (ptxas: \"Program uses 32-bit address ... conflicting with .address_size 64\")",
+            |b| b.address_bits == 64 && b.is("size", ".u32"),
+        )],
         ..Row::BASE
     },
     // 9.7.9.20: `cvta.to.space.size p, a;` (a register only).
@@ -63,6 +67,10 @@ pub static ROWS: &[Row] = &[
         sets: &[SPACE, ".size = { .u32, .u64 }"],
         since: "2.0 sm_20",
         needs: SPACE_NEEDS,
+        rules: &[Rule::illegal(
+            "With `.address_size 64` a generic address is 64 bits wide: `.size` must be `.u64` (ptxas: \"Program uses 32-bit address ... conflicting with .address_size 64\")",
+            |b| b.address_bits == 64 && b.is("size", ".u32"),
+        )],
         ..Row::BASE
     },
     // 9.7.9.23: `mapa.shared::cluster.type d, a, b;`, `d, sh, b;`,

@@ -43,7 +43,7 @@ pub static ROWS: &[Row] = &[
         id: "mov.avar",
         section: "9.7.9.3",
         syntax: "mov.type",
-        operands: "d: reg type, a: sym",
+        operands: "d: reg type, a: sym type",
         sets: &[TYPE],
         needs: &[F64],
         ..Row::BASE
@@ -58,7 +58,7 @@ pub static ROWS: &[Row] = &[
         id: "mov.fname",
         section: "9.7.9.3",
         syntax: "mov.type",
-        operands: "d: reg type, a: sym",
+        operands: "d: reg type, a: sym type",
         sets: &[".type = { .u32, .u64, .s32, .s64 }"],
         ..Row::BASE
     },
@@ -70,7 +70,7 @@ pub static ROWS: &[Row] = &[
         id: "mov.kernel",
         section: "9.7.9.3",
         syntax: "mov.type",
-        operands: "d: reg type, a: sym",
+        operands: "d: reg type, a: sym type",
         sets: &[".type = { .u32, .u64, .s32, .s64 }"],
         since: "3.1 sm_35",
         ..Row::BASE

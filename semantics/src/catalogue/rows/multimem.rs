@@ -101,12 +101,12 @@ const ACC_NEEDS: &[(&str, &str)] = &[(".acc::f32", "8.2"), (".acc::f16", FP8_TAR
 
 pub static ROWS: &[Row] = &[
     // ---- Integer type ----
-    // multimem.ld_reduce{.ldsem}{.scope}{.ss}.op.type d, [a];
+    // multimem.ld_reduce{.ldsem.scope}{.ss}.op.type d, [a];
     Row {
         instr: "multimem.ld_reduce",
         id: "multimem.ld_reduce.int",
         section: "9.7.9.14",
-        syntax: "multimem.ld_reduce{.ldsem}{.scope}{.ss}.op.type",
+        syntax: "multimem.ld_reduce{.ldsem.scope}{.ss}.op.type",
         operands: "d: reg type, [a]: addr",
         sets: &[LDSEM, SCOPE, SS, INT_OP, INT_TYPE],
         since: "8.1 sm_90",
@@ -125,12 +125,12 @@ pub static ROWS: &[Row] = &[
         rules: &[INT_OP_TYPE],
         ..Row::BASE
     },
-    // multimem.st{.stsem}{.scope}{.ss}.type [a], b;
+    // multimem.st{.stsem.scope}{.ss}.type [a], b;
     Row {
         instr: "multimem.st",
         id: "multimem.st.int",
         section: "9.7.9.14",
-        syntax: "multimem.st{.stsem}{.scope}{.ss}.type",
+        syntax: "multimem.st{.stsem.scope}{.ss}.type",
         operands: "[a]: addr, b: reg type",
         sets: &[STSEM, SCOPE, SS, INT_TYPE],
         since: "8.1 sm_90",
@@ -147,12 +147,12 @@ pub static ROWS: &[Row] = &[
         since: "8.1 sm_90",
         ..Row::BASE
     },
-    // multimem.red{.redsem}{.scope}{.ss}.op.type [a], b;
+    // multimem.red{.redsem.scope}{.ss}.op.type [a], b;
     Row {
         instr: "multimem.red",
         id: "multimem.red.int",
         section: "9.7.9.14",
-        syntax: "multimem.red{.redsem}{.scope}{.ss}.op.type",
+        syntax: "multimem.red{.redsem.scope}{.ss}.op.type",
         operands: "[a]: addr, b: reg type",
         sets: &[REDSEM, SCOPE, SS, INT_OP, INT_TYPE],
         since: "8.1 sm_90",
@@ -160,12 +160,12 @@ pub static ROWS: &[Row] = &[
         ..Row::BASE
     },
     // ---- Floating point type ----
-    // multimem.ld_reduce{.ldsem}{.scope}{.ss}.op{.acc_prec}{.vec}.type d, [a];
+    // multimem.ld_reduce{.ldsem.scope}{.ss}.op{.acc_prec}{.vec}.type d, [a];
     Row {
         instr: "multimem.ld_reduce",
         id: "multimem.ld_reduce.float",
         section: "9.7.9.14",
-        syntax: "multimem.ld_reduce{.ldsem}{.scope}{.ss}.op{.acc_prec}.type",
+        syntax: "multimem.ld_reduce{.ldsem.scope}{.ss}.op{.acc_prec}.type",
         operands: "d: reg type, [a]: addr",
         sets: &[LDSEM, SCOPE, SS, FLOAT_OP, ACC_PREC, FLOAT_TYPE],
         since: "8.1 sm_90",
@@ -177,7 +177,7 @@ pub static ROWS: &[Row] = &[
         instr: "multimem.ld_reduce",
         id: "multimem.ld_reduce.float.vec",
         section: "9.7.9.14",
-        syntax: "multimem.ld_reduce{.ldsem}{.scope}{.ss}.op{.acc_prec}.vec.type",
+        syntax: "multimem.ld_reduce{.ldsem.scope}{.ss}.op{.acc_prec}.vec.type",
         operands: "d: vec<vec> type, [a]: addr",
         sets: &[LDSEM, SCOPE, SS, FLOAT_OP, ACC_PREC, VEC, FLOAT_TYPE],
         since: "8.1 sm_90",
@@ -210,12 +210,12 @@ pub static ROWS: &[Row] = &[
         rules: &[FLOAT_MINMAX, WIDTH, ACC_F32, ACC_F16, FP8_NEEDS],
         ..Row::BASE
     },
-    // multimem.st{.stsem}{.scope}{.ss}{.vec}.type [a], b;
+    // multimem.st{.stsem.scope}{.ss}{.vec}.type [a], b;
     Row {
         instr: "multimem.st",
         id: "multimem.st.float",
         section: "9.7.9.14",
-        syntax: "multimem.st{.stsem}{.scope}{.ss}.type",
+        syntax: "multimem.st{.stsem.scope}{.ss}.type",
         operands: "[a]: addr, b: reg type",
         sets: &[STSEM, SCOPE, SS, FLOAT_TYPE],
         since: "8.1 sm_90",
@@ -226,7 +226,7 @@ pub static ROWS: &[Row] = &[
         instr: "multimem.st",
         id: "multimem.st.float.vec",
         section: "9.7.9.14",
-        syntax: "multimem.st{.stsem}{.scope}{.ss}.vec.type",
+        syntax: "multimem.st{.stsem.scope}{.ss}.vec.type",
         operands: "[a]: addr, b: vec<vec> type",
         sets: &[STSEM, SCOPE, SS, VEC, FLOAT_TYPE],
         since: "8.1 sm_90",
@@ -256,12 +256,12 @@ pub static ROWS: &[Row] = &[
         rules: &[WIDTH, FP8_NEEDS],
         ..Row::BASE
     },
-    // multimem.red{.redsem}{.scope}{.ss}.redop{.vec}.redtype [a], b;
+    // multimem.red{.redsem.scope}{.ss}.redop{.vec}.redtype [a], b;
     Row {
         instr: "multimem.red",
         id: "multimem.red.float",
         section: "9.7.9.14",
-        syntax: "multimem.red{.redsem}{.scope}{.ss}.redop.redtype",
+        syntax: "multimem.red{.redsem.scope}{.ss}.redop.redtype",
         operands: "[a]: addr, b: reg redtype",
         sets: &[REDSEM, SCOPE, SS, REDOP, REDTYPE],
         since: "8.1 sm_90",
@@ -272,7 +272,7 @@ pub static ROWS: &[Row] = &[
         instr: "multimem.red",
         id: "multimem.red.float.vec",
         section: "9.7.9.14",
-        syntax: "multimem.red{.redsem}{.scope}{.ss}.redop.vec.redtype",
+        syntax: "multimem.red{.redsem.scope}{.ss}.redop.vec.redtype",
         operands: "[a]: addr, b: vec<vec> redtype",
         sets: &[REDSEM, SCOPE, SS, REDOP, VEC, REDTYPE],
         since: "8.1 sm_90",
