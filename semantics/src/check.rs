@@ -564,8 +564,11 @@ impl<'c> Checker<'c> {
                 );
                 return false;
             }
-            if let OperandKind::Imm(Expr::Int(v)) = &op.kind {
-                b.imms.push((spec.name.as_str(), *v));
+            match &op.kind {
+                OperandKind::Imm(Expr::Int(v)) => b.imms.push((spec.name.as_str(), *v)),
+                OperandKind::Imm(Expr::F32(bits)) => b.float_imms.push((spec.name.as_str(), f32::from_bits(*bits) as f64)),
+                OperandKind::Imm(Expr::F64(bits)) => b.float_imms.push((spec.name.as_str(), f64::from_bits(*bits))),
+                _ => {}
             }
         }
         true
@@ -681,6 +684,18 @@ impl<'c> Checker<'c> {
             }
             OperandKind::Addr(a) => {
                 let tensor = a.coords.is_some();
+                if let Some(coords) = &a.coords {
+                    // PTX ISA 9.7.9.25.5: one coordinate per dimension; the
+                    // gather4/scatter4 modes take five (a column and four rows).
+                    let dims = b.values.iter().find_map(|(_, q)| q.strip_prefix('.').and_then(|d| d.strip_suffix('d')).and_then(|d| d.parse::<usize>().ok()));
+                    let four = b.has(".tile::gather4") || b.has(".tile::scatter4");
+                    let want = if four { Some(5) } else { dims };
+                    if let Some(n) = want {
+                        if coords.len() != n {
+                            return Err(format!("expects {n} tensor coordinates, found {}", coords.len()));
+                        }
+                    }
+                }
                 if tensor && !wants(Want::TensorAddr) {
                     return Err("a tensor address `[map, {...}]` is not allowed here".into());
                 }
@@ -751,9 +766,6 @@ impl<'c> Checker<'c> {
         let shared = matches!(sym, Symbol::Var(s) if s == ".shared");
         if t.bits == 32 && self.address_bits == 64 && !shared {
             return Err(format!("the address of `{name}` is 64-bit under `.address_size 64`; `{}` is 32-bit", t.name));
-        }
-        if t.bits != 32 && t.bits != 64 {
-            return Err(format!("the address of `{name}` cannot be held in type `{}`", t.name));
         }
         Ok(())
     }

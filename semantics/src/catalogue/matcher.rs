@@ -13,6 +13,8 @@ pub struct Binding<'a> {
     pub values: Vec<(&'a str, &'a str)>,
     /// Immediate operand values, by operand name, where the operand is one.
     pub imms: Vec<(&'a str, i128)>,
+    /// Floating-point immediate operands, by operand name.
+    pub float_imms: Vec<(&'a str, f64)>,
     /// How many operands the instruction has.
     pub operand_count: usize,
     /// The module's `.address_size` (64 unless it says 32).
@@ -42,6 +44,14 @@ impl<'a> Binding<'a> {
     /// The type a slot names, when it names one.
     pub fn ty(&self, slot: &str) -> Option<PtxType> {
         ptx_type(self.get(slot)?)
+    }
+
+    /// A floating-point immediate operand's value.
+    pub fn float_imm(&self, operand: &str) -> Option<f64> {
+        self.float_imms
+            .iter()
+            .find(|(n, _)| *n == operand)
+            .map(|(_, v)| *v)
     }
 
     /// An immediate operand's value.
@@ -138,6 +148,7 @@ pub fn match_qualifiers<'a>(form: &'a Form, quals: &[&str]) -> Result<Binding<'a
             form,
             values,
             imms: Vec::new(),
+            float_imms: Vec::new(),
             operand_count: 0,
             address_bits: 64,
         });

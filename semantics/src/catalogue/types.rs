@@ -125,6 +125,7 @@ pub fn register_fits(reg: &str, want: &str, fit: Fit) -> bool {
     }
     let kinds_ok = match w.kind {
         Bits => true,
+        _ if fit == Fit::Relaxed && w.kind != Packed && r.kind == Bits => true,
         Unsigned | Signed => matches!(r.kind, Bits | Unsigned | Signed),
         Float => matches!(r.kind, Bits | Float),
         Packed => r.kind == Bits || r.name == w.name,
@@ -135,6 +136,9 @@ pub fn register_fits(reg: &str, want: &str, fit: Fit) -> bool {
     }
     match fit {
         Fit::Exact => r.bits == w.bits,
+        // A bit-size instruction type takes any register at least as wide
+        // (ptxas 13.0 accepts `ld.b8` into an `.f32` register).
+        Fit::Relaxed if w.kind == Bits => r.bits >= w.bits,
         Fit::Relaxed => {
             r.bits == w.bits || (r.bits > w.bits && matches!(r.kind, Bits | Unsigned | Signed))
         }
@@ -165,5 +169,7 @@ mod tests {
     fn relaxed_rules() {
         assert!(register_fits(".u32", ".u8", Fit::Relaxed));
         assert!(!register_fits(".f64", ".f32", Fit::Relaxed));
+        assert!(register_fits(".f32", ".b8", Fit::Relaxed));
+        assert!(!register_fits(".f32", ".u8", Fit::Relaxed));
     }
 }

@@ -33,7 +33,7 @@ pub static ROWS: &[Row] = &[
         id: "isspacep",
         section: "9.7.9.19",
         syntax: "isspacep.space",
-        operands: "p: pred .pred, a: reg",
+        operands: "p: pred .pred, a: reg .b64",
         sets: &[SPACE],
         since: "2.0 sm_20",
         needs: SPACE_NEEDS,
@@ -117,7 +117,7 @@ pub static ROWS: &[Row] = &[
         id: "getctarank",
         section: "9.7.9.24",
         syntax: "getctarank.type",
-        operands: "d: reg .b32, a: reg type",
+        operands: "d: reg .b32, a: reg|sym type",
         sets: &[".type = { .u32, .u64 }"],
         since: "7.8 sm_90",
         ..Row::BASE

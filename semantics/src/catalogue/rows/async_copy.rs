@@ -74,6 +74,15 @@ const DIR_CP_ASYNC: Rule = Rule::illegal(
     "cp.async.ca.shared{::cta}.global: `dst` is in the shared state space and `src` in the global state space",
     |b| !(matches!(b.get("dst"), Some(".shared" | ".shared::cta")) && b.is("src", ".global")),
 );
+/// ptxas 13.0: "unexpected value ..., expected to be multiple of 16"; the
+/// spec: "size ... must be a multiple of 16".
+const SIZE_16: Rule = Rule::illegal("`size` must be a multiple of 16", |b| b.imm("size").is_some_and(|v| v % 16 != 0));
+
+/// "src-size ... must be less than or equal to cp-size".
+const SRC_SIZE: Rule = Rule::illegal("`src-size` must not exceed `cp-size`", |b| {
+    matches!((b.imm("src-size"), b.imm("cp-size")), (Some(s), Some(c)) if s > c || s < 0)
+});
+
 const CP_SIZE: Rule = Rule::illegal("`cp-size` can only be 4, 8 and 16.", |b| {
     b.imm("cp-size").is_some_and(|v| !matches!(v, 4 | 8 | 16))
 });
@@ -128,10 +137,10 @@ const G2S_CLUSTER: &str = "cp.async.bulk.tensor.dim.dst.src{.load_mode}.completi
 const S2G: &str =
     "cp.async.bulk.tensor.dim.dst.src{.load_mode}.completion_mechanism{.level::cache_hint}";
 
-const T_CTA_OPS: &str = "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, cache-policy: reg .b64 if .L2::cache_hint";
-const T_CLUSTER_OPS: &str = "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, ctaMask: reg|imm .b16 if .multicast::cluster, cache-policy: reg .b64 if .L2::cache_hint";
+const T_CTA_OPS: &str = "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, cache-policy: reg|imm .b64 if .L2::cache_hint";
+const T_CLUSTER_OPS: &str = "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, ctaMask: reg|imm .b16 if .multicast::cluster, cache-policy: reg|imm .b64 if .L2::cache_hint";
 const S2G_OPS: &str =
-    "tensorMap: taddr .s32, [srcMem]: addr, cache-policy: reg .b64 if .L2::cache_hint";
+    "tensorMap: taddr .s32, [srcMem]: addr, cache-policy: reg|imm .b64 if .L2::cache_hint";
 
 pub static ROWS: &[Row] = &[
     // ---- 9.7.9.25.3.1 cp.async ----
@@ -140,11 +149,11 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.ca",
         section: "9.7.9.25.3.1",
         syntax: "cp.async.ca.dst.src{.level::cache_hint}{.level::prefetch_size}",
-        operands: "[dst]: addr, [src]: addr, cp-size: imm, src-size?: reg|imm .u32, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "[dst]: addr, [src]: addr, cp-size: imm, src-size?: reg|imm .u32, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: CP_ASYNC_SETS,
         since: "7.0 sm_80",
         needs: CP_ASYNC_NEEDS,
-        rules: &[DIR_CP_ASYNC, CP_SIZE],
+        rules: &[SRC_SIZE, DIR_CP_ASYNC, CP_SIZE],
         ..Row::BASE
     },
     Row {
@@ -152,11 +161,11 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.cg",
         section: "9.7.9.25.3.1",
         syntax: "cp.async.cg.dst.src{.level::cache_hint}{.level::prefetch_size}",
-        operands: "[dst]: addr, [src]: addr, cp-size: imm, src-size?: reg|imm .u32, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "[dst]: addr, [src]: addr, cp-size: imm, src-size?: reg|imm .u32, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: CP_ASYNC_SETS,
         since: "7.0 sm_80",
         needs: CP_ASYNC_NEEDS,
-        rules: &[DIR_CP_ASYNC, CP_SIZE_16],
+        rules: &[SRC_SIZE, DIR_CP_ASYNC, CP_SIZE_16],
         ..Row::BASE
     },
     // "Support for `ignore-src` operand introduced in PTX ISA version 7.5."
@@ -166,7 +175,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.ca.ignore-src",
         section: "9.7.9.25.3.1",
         syntax: "cp.async.ca.dst.src{.level::cache_hint}{.level::prefetch_size}",
-        operands: "[dst]: addr, [src]: addr, cp-size: imm, ignore-src: pred, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "[dst]: addr, [src]: addr, cp-size: imm, ignore-src: pred, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: CP_ASYNC_SETS,
         since: "7.5 sm_80",
         needs: CP_ASYNC_NEEDS,
@@ -178,7 +187,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.cg.ignore-src",
         section: "9.7.9.25.3.1",
         syntax: "cp.async.cg.dst.src{.level::cache_hint}{.level::prefetch_size}",
-        operands: "[dst]: addr, [src]: addr, cp-size: imm, ignore-src: pred, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "[dst]: addr, [src]: addr, cp-size: imm, ignore-src: pred, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: CP_ASYNC_SETS,
         since: "7.5 sm_80",
         needs: CP_ASYNC_NEEDS,
@@ -219,10 +228,10 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.shared::cta.global",
         section: "9.7.9.25.4.1",
         syntax: "cp.async.bulk.dst.src.completion_mechanism{.level::cache_hint}",
-        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, [mbar]: addr, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, [mbar]: addr, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[G2CTA, MBAR, LCH],
         since: "8.6 sm_90",
-        rules: &[DIR_G2CTA],
+        rules: &[SIZE_16, DIR_G2CTA],
         ..Row::BASE
     },
     Row {
@@ -230,10 +239,10 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.shared::cluster.global",
         section: "9.7.9.25.4.1",
         syntax: "cp.async.bulk.dst.src.completion_mechanism{.multicast}{.level::cache_hint}",
-        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, [mbar]: addr, ctaMask: reg|imm .b16 if .multicast::cluster, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, [mbar]: addr, ctaMask: reg|imm .b16 if .multicast::cluster, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[G2CLUSTER, MBAR, LCH, MULTICAST],
         since: "8.0 sm_90",
-        rules: &[DIR_G2CLUSTER],
+        rules: &[SIZE_16, DIR_G2CLUSTER],
         ..Row::BASE
     },
     Row {
@@ -244,7 +253,7 @@ pub static ROWS: &[Row] = &[
         operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, [mbar]: addr",
         sets: &[CTA2CLUSTER, MBAR],
         since: "8.0 sm_90",
-        rules: &[DIR_CTA2CLUSTER],
+        rules: &[SIZE_16, DIR_CTA2CLUSTER],
         ..Row::BASE
     },
     // "Support for `.cp_mask` qualifier introduced in PTX ISA version 8.6."
@@ -254,11 +263,11 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.global.shared::cta",
         section: "9.7.9.25.4.1",
         syntax: "cp.async.bulk.dst.src.completion_mechanism{.level::cache_hint}{.cp_mask}",
-        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, cache-policy: reg .b64 if .L2::cache_hint, byteMask: reg .b16 if .cp_mask",
+        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, cache-policy: reg|imm .b64 if .L2::cache_hint, byteMask: reg .b16 if .cp_mask",
         sets: &[CTA2G, BULK, LCH],
         since: "8.0 sm_90",
         needs: &[(".cp_mask", "8.6 sm_100")],
-        rules: &[DIR_CTA2G],
+        rules: &[SIZE_16, DIR_CTA2G],
         ..Row::BASE
     },
     // ---- 9.7.9.25.4.2 cp.reduce.async.bulk ----
@@ -275,7 +284,7 @@ pub static ROWS: &[Row] = &[
             ".type = { .b32, .u32, .s32, .b64, .u64 }",
         ],
         since: "8.0 sm_90",
-        rules: &[DIR_CTA2CLUSTER, Rule::illegal(
+        rules: &[SIZE_16, DIR_CTA2CLUSTER, Rule::illegal(
             "valid combinations of `.redOp` and element type for `.shared::cluster`: .add .u32 .s32 .u64; .min .max .u32 .s32; .inc .dec .u32; .and .or .xor .b32",
             |b| !reduce_cluster_ok(b),
         )],
@@ -286,7 +295,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.reduce.async.bulk.global.shared::cta",
         section: "9.7.9.25.4.2",
         syntax: "cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.redOp.type",
-        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[
             CTA2G,
             BULK,
@@ -295,7 +304,7 @@ pub static ROWS: &[Row] = &[
             ".type = { .f16, .bf16, .b32, .u32, .s32, .b64, .u64, .s64, .f32, .f64 }",
         ],
         since: "8.0 sm_90",
-        rules: &[DIR_CTA2G,
+        rules: &[SIZE_16, DIR_CTA2G,
             Rule::illegal(
                 "The `cp.reduce.async.bulk.add.f16` and `cp.reduce.async.bulk.add.bf16` operations require `.noftz` qualifier.",
                 |b| b.is("redOp", ".add") && matches!(b.get("type"), Some(".f16" | ".bf16")),
@@ -312,10 +321,10 @@ pub static ROWS: &[Row] = &[
         id: "cp.reduce.async.bulk.global.shared::cta.add.noftz",
         section: "9.7.9.25.4.2",
         syntax: "cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type",
-        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[CTA2G, BULK, LCH, ".type = { .f16, .bf16 }"],
         since: "8.0 sm_90",
-        rules: &[DIR_CTA2G],
+        rules: &[SIZE_16, DIR_CTA2G],
         ..Row::BASE
     },
     // ---- 9.7.9.25.4.3 cp.async.bulk.prefetch ----
@@ -324,9 +333,10 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.prefetch",
         section: "9.7.9.25.4.3",
         syntax: "cp.async.bulk.prefetch.L2.src{.level::cache_hint}",
-        operands: "[srcMem]: addr, size: reg|imm .u32, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "[srcMem]: addr, size: reg|imm .u32, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[".src = { .global }", LCH],
         since: "8.0 sm_90",
+        rules: &[SIZE_16],
         ..Row::BASE
     },
     // ---- 9.7.9.25.5.2 cp.async.bulk.tensor: global -> shared::cta ----
@@ -363,7 +373,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.tensor.3d.shared::cta.global.im2col",
         section: "9.7.9.25.5.2",
         syntax: "cp.async.bulk.tensor.3d.dst.src.load_mode.completion_mechanism{.cta_group}{.level::cache_hint}",
-        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<1> .u16, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<1> .u16, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[G2CTA, ".load_mode = { .im2col }", MBAR, CTA_GROUP, LCH],
         since: "8.6 sm_90",
         needs: CTA_GROUP_NEEDS,
@@ -375,7 +385,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.tensor.4d.shared::cta.global.im2col",
         section: "9.7.9.25.5.2",
         syntax: "cp.async.bulk.tensor.4d.dst.src.load_mode.completion_mechanism{.cta_group}{.level::cache_hint}",
-        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<2> .u16, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<2> .u16, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[G2CTA, ".load_mode = { .im2col }", MBAR, CTA_GROUP, LCH],
         since: "8.6 sm_90",
         needs: CTA_GROUP_NEEDS,
@@ -387,7 +397,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.tensor.5d.shared::cta.global.im2col",
         section: "9.7.9.25.5.2",
         syntax: "cp.async.bulk.tensor.5d.dst.src.load_mode.completion_mechanism{.cta_group}{.level::cache_hint}",
-        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<3> .u16, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<3> .u16, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[G2CTA, ".load_mode = { .im2col }", MBAR, CTA_GROUP, LCH],
         since: "8.6 sm_90",
         needs: CTA_GROUP_NEEDS,
@@ -399,7 +409,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.tensor.shared::cta.global.im2col::w",
         section: "9.7.9.25.5.2",
         syntax: "cp.async.bulk.tensor.dim.dst.src.load_mode.completion_mechanism{.cta_group}{.level::cache_hint}",
-        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<2> .u16, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<2> .u16, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[
             DIM,
             G2CTA,
@@ -466,7 +476,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.tensor.3d.shared::cluster.global.im2col",
         section: "9.7.9.25.5.2",
         syntax: "cp.async.bulk.tensor.3d.dst.src.load_mode.completion_mechanism{.multicast}{.cta_group}{.level::cache_hint}",
-        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<1> .u16, ctaMask: reg|imm .b16 if .multicast::cluster, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<1> .u16, ctaMask: reg|imm .b16 if .multicast::cluster, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[
             G2CLUSTER,
             ".load_mode = { .im2col }",
@@ -485,7 +495,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.tensor.4d.shared::cluster.global.im2col",
         section: "9.7.9.25.5.2",
         syntax: "cp.async.bulk.tensor.4d.dst.src.load_mode.completion_mechanism{.multicast}{.cta_group}{.level::cache_hint}",
-        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<2> .u16, ctaMask: reg|imm .b16 if .multicast::cluster, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<2> .u16, ctaMask: reg|imm .b16 if .multicast::cluster, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[
             G2CLUSTER,
             ".load_mode = { .im2col }",
@@ -504,7 +514,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.tensor.5d.shared::cluster.global.im2col",
         section: "9.7.9.25.5.2",
         syntax: "cp.async.bulk.tensor.5d.dst.src.load_mode.completion_mechanism{.multicast}{.cta_group}{.level::cache_hint}",
-        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<3> .u16, ctaMask: reg|imm .b16 if .multicast::cluster, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<3> .u16, ctaMask: reg|imm .b16 if .multicast::cluster, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[
             G2CLUSTER,
             ".load_mode = { .im2col }",
@@ -523,7 +533,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.tensor.shared::cluster.global.im2col::w",
         section: "9.7.9.25.5.2",
         syntax: "cp.async.bulk.tensor.dim.dst.src.load_mode.completion_mechanism{.multicast}{.cta_group}{.level::cache_hint}",
-        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<2> .u16, ctaMask: reg|imm .b16 if .multicast::cluster, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<2> .u16, ctaMask: reg|imm .b16 if .multicast::cluster, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[
             DIM,
             G2CLUSTER,
@@ -611,7 +621,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.prefetch.tensor.tile",
         section: "9.7.9.25.5.4",
         syntax: "cp.async.bulk.prefetch.tensor.dim.L2.src{.load_mode}{.level::cache_hint}",
-        operands: "tensorMap: taddr .s32, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "tensorMap: taddr .s32, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[DIM, ".src = { .global }", ".load_mode = { .tile }", LCH],
         since: "8.0 sm_90",
         ..Row::BASE
@@ -623,7 +633,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.prefetch.tensor.tile::gather4",
         section: "9.7.9.25.5.4",
         syntax: "cp.async.bulk.prefetch.tensor.2d.L2.src.load_mode{.level::cache_hint}",
-        operands: "tensorMap: taddr .s32, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "tensorMap: taddr .s32, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[".src = { .global }", ".load_mode = { .tile::gather4 }", LCH],
         since: SM100_FAMILY,
         ..Row::BASE
@@ -633,7 +643,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.prefetch.tensor.3d.im2col",
         section: "9.7.9.25.5.4",
         syntax: "cp.async.bulk.prefetch.tensor.3d.L2.src.load_mode{.level::cache_hint}",
-        operands: "tensorMap: taddr .s32, im2colInfo: vec<1> .u16, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "tensorMap: taddr .s32, im2colInfo: vec<1> .u16, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[".src = { .global }", ".load_mode = { .im2col }", LCH],
         since: "8.0 sm_90",
         ..Row::BASE
@@ -643,7 +653,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.prefetch.tensor.4d.im2col",
         section: "9.7.9.25.5.4",
         syntax: "cp.async.bulk.prefetch.tensor.4d.L2.src.load_mode{.level::cache_hint}",
-        operands: "tensorMap: taddr .s32, im2colInfo: vec<2> .u16, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "tensorMap: taddr .s32, im2colInfo: vec<2> .u16, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[".src = { .global }", ".load_mode = { .im2col }", LCH],
         since: "8.0 sm_90",
         ..Row::BASE
@@ -653,7 +663,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.prefetch.tensor.5d.im2col",
         section: "9.7.9.25.5.4",
         syntax: "cp.async.bulk.prefetch.tensor.5d.L2.src.load_mode{.level::cache_hint}",
-        operands: "tensorMap: taddr .s32, im2colInfo: vec<3> .u16, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "tensorMap: taddr .s32, im2colInfo: vec<3> .u16, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[".src = { .global }", ".load_mode = { .im2col }", LCH],
         since: "8.0 sm_90",
         ..Row::BASE
@@ -665,7 +675,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.prefetch.tensor.im2col::w",
         section: "9.7.9.25.5.4",
         syntax: "cp.async.bulk.prefetch.tensor.dim.L2.src.load_mode{.level::cache_hint}",
-        operands: "tensorMap: taddr .s32, im2colInfo: vec<2> .u16, cache-policy: reg .b64 if .L2::cache_hint",
+        operands: "tensorMap: taddr .s32, im2colInfo: vec<2> .u16, cache-policy: reg|imm .b64 if .L2::cache_hint",
         sets: &[DIM, ".src = { .global }", ".load_mode = { .im2col::w, .im2col::w::128 }", LCH],
         since: SM100_FAMILY,
         rules: &[IM2COL_3D],

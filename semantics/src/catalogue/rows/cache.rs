@@ -8,6 +8,11 @@ const SIZE_128: Rule = Rule::illegal(
     |b| b.imm("size").is_some_and(|v| v != 128),
 );
 
+/// PTX ISA 9.7.9.18: "operand fraction ... is a value in the range (0.0, 1.0]".
+const FRACTION_RANGE: Rule = Rule::illegal("`fraction` must lie in (0.0, 1.0]", |b| {
+    b.float_imm("fraction").is_some_and(|f| !(f > 0.0 && f <= 1.0))
+});
+
 const PRIMARY: &str =
     ".level::primary_priority = { .L2::evict_last, .L2::evict_normal, .L2::evict_first, .L2::evict_unchanged }";
 const SECONDARY: &str = ".level::secondary_priority = { .L2::evict_first, .L2::evict_unchanged }";
@@ -110,6 +115,7 @@ pub static ROWS: &[Row] = &[
         operands: "cache-policy: reg .b64, fraction?: reg|imm .f32",
         sets: &[PRIMARY, SECONDARY],
         since: "7.4 sm_80",
+        rules: &[FRACTION_RANGE],
         ..Row::BASE
     },
     // createpolicy.cvt.L2.b64 cache-policy, access-property;

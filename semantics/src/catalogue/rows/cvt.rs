@@ -127,7 +127,7 @@ pub static ROWS: &[Row] = &[
         id: "cvt.int.int",
         section: "9.7.9.21",
         syntax: "cvt{.sat}.dtype.atype",
-        operands: "d: reg dtype, a: reg atype",
+        operands: "d: reg dtype, a: reg|imm atype",
         sets: &[".dtype = .atype = { .u8, .u16, .u32, .u64, .s8, .s16, .s32, .s64 }"],
         since: "1.0",
         rules: &[Rule::illegal(
@@ -147,7 +147,7 @@ pub static ROWS: &[Row] = &[
         id: "cvt.irnd.int.float",
         section: "9.7.9.21",
         syntax: "cvt.irnd{.ftz}{.sat}.dtype.atype",
-        operands: "d: reg dtype, a: reg atype",
+        operands: "d: reg dtype, a: reg|imm atype",
         sets: &[IRND, ".dtype = .atype = { .u8, .u16, .u32, .u64, .s8, .s16, .s32, .s64, .bf16, .f16, .f32, .f64 }"],
         since: "1.0",
         needs: &[("atype=.bf16", "7.8 sm_90"), ("atype=.f64", "sm_13")],
@@ -168,7 +168,7 @@ pub static ROWS: &[Row] = &[
         id: "cvt.frnd.float.int",
         section: "9.7.9.21",
         syntax: "cvt.frnd{.ftz}{.sat}.dtype.atype",
-        operands: "d: reg dtype, a: reg atype",
+        operands: "d: reg dtype, a: reg|imm atype",
         sets: &[FRND, ".dtype = .atype = { .u8, .u16, .u32, .u64, .s8, .s16, .s32, .s64, .bf16, .f16, .f32, .f64 }"],
         since: "1.0",
         needs: &[("dtype=.bf16", "7.8 sm_90"), ("dtype=.f64", "sm_13")],
@@ -191,7 +191,7 @@ pub static ROWS: &[Row] = &[
         id: "cvt.frnd.float.float",
         section: "9.7.9.21",
         syntax: "cvt.frnd{.ftz}{.sat}.dtype.atype",
-        operands: "d: reg dtype, a: reg atype",
+        operands: "d: reg dtype, a: reg|imm atype",
         sets: &[FRND, ".dtype = .atype = { .bf16, .f16, .f32, .f64 }"],
         since: "1.0",
         needs: &[
@@ -227,7 +227,7 @@ pub static ROWS: &[Row] = &[
         id: "cvt.irnd.float.float",
         section: "9.7.9.21",
         syntax: "cvt{.irnd}{.ftz}{.sat}.dtype.atype",
-        operands: "d: reg dtype, a: reg atype",
+        operands: "d: reg dtype, a: reg|imm atype",
         sets: &[IRND, ".dtype = .atype = { .bf16, .f16, .f32, .f64 }"],
         since: "1.0",
         needs: &[
@@ -261,7 +261,7 @@ pub static ROWS: &[Row] = &[
         id: "cvt.frnd2.f16.f32",
         section: "9.7.9.21",
         syntax: "cvt.frnd2{.relu}{.satfinite}.dtype.atype",
-        operands: "d: reg dtype, a: reg atype",
+        operands: "d: reg dtype, a: reg|imm atype",
         sets: &[FRND2, ".dtype = .atype = { .f16, .f32 }"],
         since: "1.0",
         // "`.relu` modifier ... introduced in PTX ISA version 7.0 ... sm_80";
@@ -296,6 +296,7 @@ pub static ROWS: &[Row] = &[
         sets: &[".dtype = .atype = { .f16x2, .f32 }"],
         since: RS_TARGETS,
         rules: &[Rule::illegal("syntax `cvt.rs{.relu}{.satfinite}.f16x2.f32`", |b| !pair(b, &[".f16x2"], &[".f32"]))],
+        fit: Fit::Relaxed,
         ..Row::BASE
     },
     // ---- `.bf16` / `.bf16x2` from `.f32`. "A destination register wider
@@ -334,6 +335,7 @@ pub static ROWS: &[Row] = &[
         sets: &[".dtype = .atype = { .bf16x2, .f32 }"],
         since: RS_TARGETS,
         rules: &[Rule::illegal("syntax `cvt.rs{.relu}{.satfinite}.bf16x2.f32`", |b| !pair(b, &[".bf16x2"], &[".f32"]))],
+        fit: Fit::Relaxed,
         ..Row::BASE
     },
     // ---- `.tf32` from `.f32`. "For `.tf32` instruction type, operand `d`
@@ -549,10 +551,11 @@ pub static ROWS: &[Row] = &[
         id: "cvt.pack.sat.16",
         section: "9.7.9.22",
         syntax: "cvt.pack.sat.convertType.abType",
-        operands: "d: reg .u32, a: reg abType, b: reg abType",
+        operands: "d: reg .u32, a: reg|imm abType, b: reg|imm abType",
         sets: &[".convertType = { .u16, .s16 }", ".abType = { .s32 }"],
         since: "6.5 sm_72",
         order: Order::Strict,
+        fit: Fit::Relaxed,
         ..Row::BASE
     },
     // "If operand `c` is specified then remaining bits of `d` are copied
@@ -564,7 +567,7 @@ pub static ROWS: &[Row] = &[
         id: "cvt.pack.sat.c",
         section: "9.7.9.22",
         syntax: "cvt.pack.sat.convertType.abType.cType",
-        operands: "d: reg .u32, a: reg abType, b: reg abType, c: reg|imm cType",
+        operands: "d: reg .u32, a: reg|imm abType, b: reg|imm abType, c: reg|imm cType",
         sets: &[".convertType = { .u2, .s2, .u4, .s4, .u8, .s8 }", ".abType = { .s32 }", ".cType = { .b32 }"],
         since: "6.5 sm_72",
         needs: &[
@@ -574,6 +577,7 @@ pub static ROWS: &[Row] = &[
             ("convertType=.s2", "sm_75"),
         ],
         order: Order::Strict,
+        fit: Fit::Relaxed,
         ..Row::BASE
     },
 ];

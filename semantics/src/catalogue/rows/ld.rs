@@ -25,8 +25,8 @@ const TYPE: &str = ".type = { .b8, .b16, .b32, .b64, .b128, .u8, .u16, .u32, .u6
 
 // ---- operands ----
 
-const OPS: &str = "d: reg type, [a]: addr, cache-policy: reg .b64 if .L2::cache_hint";
-const OPS_VEC: &str = "d: vec<vec> type, [a]: addr, cache-policy: reg .b64 if .L2::cache_hint";
+const OPS: &str = "d: reg type, [a]: addr, cache-policy: reg|imm .b64 if .L2::cache_hint";
+const OPS_VEC: &str = "d: vec<vec> type, [a]: addr, cache-policy: reg|imm .b64 if .L2::cache_hint";
 const OPS_PLAIN: &str = "d: reg type, [a]: addr";
 const OPS_PLAIN_VEC: &str = "d: vec<vec> type, [a]: addr";
 
@@ -406,7 +406,7 @@ pub static ROWS: &[Row] = &[
         operands: OPS_PLAIN,
         sets: &[TYPE],
         since: "8.2 sm_70",
-        needs: &[F64, B128],
+        needs: &[F64, B128, (".b128", "8.4")],
         fit: Fit::Relaxed,
         ..Row::BASE
     },

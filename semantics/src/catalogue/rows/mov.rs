@@ -106,7 +106,7 @@ pub static ROWS: &[Row] = &[
         id: "mov.unpack.v2",
         section: "9.7.9.4",
         syntax: "mov.type",
-        operands: "d: vec<2> type/2, a: reg type",
+        operands: "d: vec<2> type/2, a: reg|imm type",
         sets: &[".type = { .b16, .b32, .b64, .b128 }"],
         needs: &[("type=.b128", "8.3 sm_70")],
         ..Row::BASE
@@ -116,7 +116,7 @@ pub static ROWS: &[Row] = &[
         id: "mov.unpack.v4",
         section: "9.7.9.4",
         syntax: "mov.type",
-        operands: "d: vec<4> type/4, a: reg type",
+        operands: "d: vec<4> type/4, a: reg|imm type",
         sets: &[".type = { .b32, .b64, .b128 }"],
         needs: &[("type=.b128", "8.3 sm_70")],
         ..Row::BASE

@@ -6,6 +6,13 @@
 
 use crate::catalogue::{Binding, Row, Rule};
 
+/// ptxas 13.0: "Illegal reduction operation for instruction
+/// 'multimem.ld_reduce.acc::f32'": the accumulator precision goes with
+/// `.add` only (the spec's table lists `.acc` under `.add`).
+const ACC_ADD_ONLY: Rule = Rule::illegal("`.acc::f32` and `.acc::f16` apply to `.add` only", |b| {
+    (b.has(".acc::f32") || b.has(".acc::f16")) && !b.has(".add")
+});
+
 // ---- qualifier sets ----
 
 const SS: &str = ".ss = { .global }";
@@ -131,7 +138,7 @@ pub static ROWS: &[Row] = &[
         id: "multimem.st.int",
         section: "9.7.9.14",
         syntax: "multimem.st{.stsem.scope}{.ss}.type",
-        operands: "[a]: addr, b: reg type",
+        operands: "[a]: addr, b: reg|imm type",
         sets: &[STSEM, SCOPE, SS, INT_TYPE],
         since: "8.1 sm_90",
         ..Row::BASE
@@ -142,7 +149,7 @@ pub static ROWS: &[Row] = &[
         id: "multimem.st.int.weak",
         section: "9.7.9.14",
         syntax: "multimem.st.weak{.ss}.type",
-        operands: "[a]: addr, b: reg type",
+        operands: "[a]: addr, b: reg|imm type",
         sets: &[SS, INT_TYPE],
         since: "8.1 sm_90",
         ..Row::BASE
@@ -153,10 +160,10 @@ pub static ROWS: &[Row] = &[
         id: "multimem.red.int",
         section: "9.7.9.14",
         syntax: "multimem.red{.redsem.scope}{.ss}.op.type",
-        operands: "[a]: addr, b: reg type",
+        operands: "[a]: addr, b: reg|imm type",
         sets: &[REDSEM, SCOPE, SS, INT_OP, INT_TYPE],
         since: "8.1 sm_90",
-        rules: &[INT_OP_TYPE],
+        rules: &[ACC_ADD_ONLY, INT_OP_TYPE],
         ..Row::BASE
     },
     // ---- Floating point type ----
@@ -170,7 +177,7 @@ pub static ROWS: &[Row] = &[
         sets: &[LDSEM, SCOPE, SS, FLOAT_OP, ACC_PREC, FLOAT_TYPE],
         since: "8.1 sm_90",
         needs: ACC_NEEDS,
-        rules: &[FLOAT_MINMAX, WIDTH, ACC_F32, ACC_F16, FP8_NEEDS],
+        rules: &[ACC_ADD_ONLY, FLOAT_MINMAX, WIDTH, ACC_F32, ACC_F16, FP8_NEEDS],
         ..Row::BASE
     },
     Row {
@@ -182,7 +189,7 @@ pub static ROWS: &[Row] = &[
         sets: &[LDSEM, SCOPE, SS, FLOAT_OP, ACC_PREC, VEC, FLOAT_TYPE],
         since: "8.1 sm_90",
         needs: ACC_NEEDS,
-        rules: &[FLOAT_MINMAX, WIDTH, ACC_F32, ACC_F16, FP8_NEEDS],
+        rules: &[ACC_ADD_ONLY, FLOAT_MINMAX, WIDTH, ACC_F32, ACC_F16, FP8_NEEDS],
         ..Row::BASE
     },
     // multimem.ld_reduce.weak{.ss}.op{.acc_prec}{.vec}.type d, [a];
@@ -195,7 +202,7 @@ pub static ROWS: &[Row] = &[
         sets: &[SS, FLOAT_OP, ACC_PREC, FLOAT_TYPE],
         since: "8.1 sm_90",
         needs: ACC_NEEDS,
-        rules: &[FLOAT_MINMAX, WIDTH, ACC_F32, ACC_F16, FP8_NEEDS],
+        rules: &[ACC_ADD_ONLY, FLOAT_MINMAX, WIDTH, ACC_F32, ACC_F16, FP8_NEEDS],
         ..Row::BASE
     },
     Row {
@@ -207,7 +214,7 @@ pub static ROWS: &[Row] = &[
         sets: &[SS, FLOAT_OP, ACC_PREC, VEC, FLOAT_TYPE],
         since: "8.1 sm_90",
         needs: ACC_NEEDS,
-        rules: &[FLOAT_MINMAX, WIDTH, ACC_F32, ACC_F16, FP8_NEEDS],
+        rules: &[ACC_ADD_ONLY, FLOAT_MINMAX, WIDTH, ACC_F32, ACC_F16, FP8_NEEDS],
         ..Row::BASE
     },
     // multimem.st{.stsem.scope}{.ss}{.vec}.type [a], b;
@@ -216,7 +223,7 @@ pub static ROWS: &[Row] = &[
         id: "multimem.st.float",
         section: "9.7.9.14",
         syntax: "multimem.st{.stsem.scope}{.ss}.type",
-        operands: "[a]: addr, b: reg type",
+        operands: "[a]: addr, b: reg|imm type",
         sets: &[STSEM, SCOPE, SS, FLOAT_TYPE],
         since: "8.1 sm_90",
         rules: &[WIDTH, FP8_NEEDS],
@@ -239,7 +246,7 @@ pub static ROWS: &[Row] = &[
         id: "multimem.st.float.weak",
         section: "9.7.9.14",
         syntax: "multimem.st.weak{.ss}.type",
-        operands: "[a]: addr, b: reg type",
+        operands: "[a]: addr, b: reg|imm type",
         sets: &[SS, FLOAT_TYPE],
         since: "8.1 sm_90",
         rules: &[WIDTH, FP8_NEEDS],

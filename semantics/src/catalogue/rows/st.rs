@@ -22,8 +22,8 @@ const TYPE: &str = ".type = { .b8, .b16, .b32, .b64, .b128, .u8, .u16, .u32, .u6
 
 // ---- operands ----
 
-const OPS: &str = "[a]: addr, b: reg|imm type, cache-policy: reg .b64 if .L2::cache_hint";
-const OPS_VEC: &str = "[a]: addr, b: vec<vec> type, cache-policy: reg .b64 if .L2::cache_hint";
+const OPS: &str = "[a]: addr, b: reg|imm type, cache-policy: reg|imm .b64 if .L2::cache_hint";
+const OPS_VEC: &str = "[a]: addr, b: vec<vec> type, cache-policy: reg|imm .b64 if .L2::cache_hint";
 const OPS_PLAIN: &str = "[a]: addr, b: reg|imm type";
 const OPS_PLAIN_VEC: &str = "[a]: addr, b: vec<vec> type";
 
@@ -130,6 +130,12 @@ const SYS_B128: Rule = Rule::needs(
 );
 
 // ---- st.async (9.7.9.12) ----
+
+/// ptxas 13.0: "Vector type too large, exceeds 128 bit limit".
+const ASYNC_VEC_128: Rule = Rule::illegal("a vector of `st.async` holds at most 128 bits", |b| {
+    let n: u32 = b.get("vec").and_then(|v| v.strip_prefix(".v")).and_then(|v| v.parse().ok()).unwrap_or(1);
+    b.ty("type").is_some_and(|t| t.bits * n > 128)
+});
 
 const ASYNC_MMIO_SYS: Rule = Rule::illegal("If .mmio is specified, .scope must be .sys", |b| {
     b.has(".mmio") && !b.is("scope", ".sys")
@@ -347,7 +353,7 @@ pub static ROWS: &[Row] = &[
         operands: OPS_PLAIN,
         sets: &[TYPE],
         since: "8.2 sm_70",
-        needs: &[F64, B128],
+        needs: &[F64, B128, (".b128", "8.4")],
         fit: Fit::Relaxed,
         ..Row::BASE
     },
@@ -357,7 +363,7 @@ pub static ROWS: &[Row] = &[
         instr: "st.async",
         id: "st.async.weak",
         section: "9.7.9.12",
-        syntax: "st.async{.sem}{.scope}{.ss}{.completion_mechanism}.type",
+        syntax: "st.async{.sem}{.scope}{.ss}.completion_mechanism.type",
         operands: "[a]: addr, b: reg|imm type, [mbar]: addr",
         sets: &[
             ".sem = { .weak }",
@@ -367,14 +373,13 @@ pub static ROWS: &[Row] = &[
             ".type = { .b32, .b64, .u32, .u64, .s32, .s64, .f32, .f64 }",
         ],
         since: "8.1 sm_90",
-        needs: &[("scope=.cluster", "8.7 sm_100")],
         ..Row::BASE
     },
     Row {
         instr: "st.async",
         id: "st.async.weak.vec",
         section: "9.7.9.12",
-        syntax: "st.async{.sem}{.scope}{.ss}{.completion_mechanism}.vec.type",
+        syntax: "st.async{.sem}{.scope}{.ss}.completion_mechanism.vec.type",
         operands: "[a]: addr, b: vec<vec> type, [mbar]: addr",
         sets: &[
             ".sem = { .weak }",
@@ -385,7 +390,7 @@ pub static ROWS: &[Row] = &[
             ".type = { .b32, .b64, .u32, .u64, .s32, .s64, .f32, .f64 }",
         ],
         since: "8.1 sm_90",
-        needs: &[("scope=.cluster", "8.7 sm_100")],
+        rules: &[ASYNC_VEC_128],
         ..Row::BASE
     },
     // st.async{.mmio}.sem.scope{.ss}{.completion_mechanism}.type [a], b;
@@ -396,7 +401,7 @@ pub static ROWS: &[Row] = &[
         instr: "st.async",
         id: "st.async.release",
         section: "9.7.9.12",
-        syntax: "st.async{.mmio}.sem{.scope}{.ss}.type",
+        syntax: "st.async{.mmio}.sem.scope{.ss}.type",
         operands: "[a]: addr, b: reg|imm type",
         sets: &[
             ".sem = { .release }",
