@@ -17,7 +17,7 @@ pub struct Binding<'a> {
     pub float_imms: Vec<(&'a str, f64)>,
     /// How many operands the instruction has.
     pub operand_count: usize,
-    /// The module's `.address_size` (64 unless it says 32).
+    /// The module's `.address_size`, once the checker knows it (0 before).
     pub address_bits: u32,
 }
 
@@ -150,7 +150,7 @@ pub fn match_qualifiers<'a>(form: &'a Form, quals: &[&str]) -> Result<Binding<'a
             imms: Vec::new(),
             float_imms: Vec::new(),
             operand_count: 0,
-            address_bits: 64,
+            address_bits: 0,
         });
     }
     Err(diagnose(form, quals))
