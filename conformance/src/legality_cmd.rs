@@ -55,8 +55,11 @@ pub fn run(cmd: LegalityCommand) -> Result<ExitCode> {
             let report = compare(&corpus)?;
             let mut out = std::io::stdout().lock();
             if verbose {
-                for d in &report.disagreements {
+                for d in report.disagreements.iter().chain(&report.crashes) {
                     writeln!(out, "{d}")?;
+                }
+                for d in &report.stale {
+                    writeln!(out, "stale divergence entry: {d}")?;
                 }
             }
             write!(out, "{}", report.table())?;
@@ -75,6 +78,8 @@ pub struct Report {
     pub listed: usize,
     /// Divergence-list entries that no longer disagree.
     pub stale: Vec<String>,
+    /// Variants on which ptxas crashed (killed by a signal): no verdict.
+    pub crashes: Vec<String>,
 }
 
 impl Report {
@@ -95,10 +100,11 @@ impl Report {
         let (a, t) = self.totals();
         s.push_str(&format!("{:<30} {a:>7} {t:>7}   {:>6.2}%\n", "all", 100.0 * a as f64 / t.max(1) as f64));
         s.push_str(&format!(
-            "listed divergences: {}; unlisted disagreements: {}; stale list entries: {}\n",
+            "listed divergences: {}; unlisted disagreements: {}; stale list entries: {}; ptxas crashes (no verdict): {}\n",
             self.listed,
             self.disagreements.len(),
-            self.stale.len()
+            self.stale.len(),
+            self.crashes.len()
         ));
         s
     }
@@ -124,10 +130,15 @@ pub fn compare(corpus: &Path) -> Result<Report> {
         disagreements: Vec::new(),
         listed: 0,
         stale: Vec::new(),
+        crashes: Vec::new(),
     };
     let mut still = std::collections::HashSet::new();
     for v in &variants {
         let Some(verdict) = verdicts.get(v.id.as_str()) else { continue };
+        if verdict.rc < 0 {
+            report.crashes.push(format!("{}\t{}\t{} {}\tptxas killed by signal {}", v.id, v.instr, v.target, v.ptx, -verdict.rc));
+            continue;
+        }
         let ptxas_ok = verdict.rc == 0;
         let findings = check_source(render(v).as_bytes(), &Options::default());
         let ours_ok = findings.is_empty();

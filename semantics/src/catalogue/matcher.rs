@@ -242,6 +242,19 @@ fn assign(
     }
     *budget -= 1;
     if qi == quals.len() {
+        // Parts whose sets overlap keep their written order (`.dtype.atype`,
+        // primary then secondary priority).
+        for a in 0..parts.len() {
+            for b in a + 1..parts.len() {
+                if filled[a] == usize::MAX || filled[b] == usize::MAX || filled[a] < filled[b] {
+                    continue;
+                }
+                let (pa, pb) = (&form.slots[parts[a].0].parts[parts[a].1], &form.slots[parts[b].0].parts[parts[b].1]);
+                if pa.choices.iter().any(|c| pb.choices.contains(c)) {
+                    return false;
+                }
+            }
+        }
         return form.slots.iter().enumerate().all(|(si, slot)| {
             let states: Vec<bool> = parts
                 .iter()

@@ -1,7 +1,7 @@
 //! `isspacep` (PTX ISA 9.7.9.19), `cvta` (9.7.9.20), `mapa` (9.7.9.23) and
 //! `getctarank` (9.7.9.24): generic and state-space addresses.
 
-use crate::catalogue::{Row, Rule};
+use crate::catalogue::{Fit, Row, Rule};
 
 /// The state spaces of `isspacep` and `cvta` (the spec writes `const`
 /// without its dot in 9.7.9.19; 9.7.9.20 has it).
@@ -33,10 +33,11 @@ pub static ROWS: &[Row] = &[
         id: "isspacep",
         section: "9.7.9.19",
         syntax: "isspacep.space",
-        operands: "p: pred .pred, a: reg .b64",
+        operands: "p: pred .pred, a: reg .b32",
         sets: &[SPACE],
         since: "2.0 sm_20",
         needs: SPACE_NEEDS,
+        fit: Fit::Relaxed,
         ..Row::BASE
     },
     // 9.7.9.20: `cvta.space.size p, a;`, `p, var;`, `p, var+imm;`

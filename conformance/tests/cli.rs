@@ -1,0 +1,143 @@
+//! The `conform` binary as a user meets it: exit codes, the diagnostic
+//! format, `--help`, and agreement with ptxas on the legality corpus.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn conform(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_conform"))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("conform runs")
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("conform-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn kernel(body: &str, version: &str, target: &str) -> String {
+    format!(
+        ".version {version}\n.target {target}\n.address_size 64\n\n.visible .entry k(.param .u64 p)\n{{\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<4>;\n\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<4>;\n{body}\n\tret;\n}}\n"
+    )
+}
+
+macro_rules! code {
+    ($out:expr) => {
+        $out.status.code().expect("exit code")
+    };
+}
+
+#[test]
+fn legal_file_exits_zero_silently() {
+    let f = temp_file("ok.ptx", &kernel("\tcvt.rn.f16.f32 %h1, %f1;", "8.0", "sm_90"));
+    let out = conform(&["check", f.to_str().unwrap()]);
+    assert_eq!(code!(out), 0, "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn illegal_file_reports_location_caret_rule_and_section() {
+    // cvt from f32 to f16 must round (PTX ISA 9.7.9.21).
+    let f = temp_file("bad.ptx", &kernel("\tcvt.f16.f32 %h1, %f1;", "8.0", "sm_90"));
+    let out = conform(&["check", f.to_str().unwrap()]);
+    assert_eq!(code!(out), 1);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let first = text.lines().next().unwrap();
+    assert!(first.starts_with(&format!("{}:11:2: error: ", f.display())), "{text}");
+    assert!(text.contains("  | \tcvt.f16.f32 %h1, %f1;"), "{text}");
+    assert!(text.lines().any(|l| l.trim_start_matches("  | ").trim() == "^".repeat("cvt.f16.f32".len())), "{text}");
+    assert!(text.contains("= rule: "), "{text}");
+    assert!(text.contains("PTX ISA 9.7.9.21"), "{text}");
+}
+
+#[test]
+fn version_and_target_come_from_the_module_unless_overridden() {
+    // cvt.rn.satfinite.e4m3x2.f32 needs sm_89 or higher.
+    let body = "\tcvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f2;";
+    let f = temp_file("fp8.ptx", &kernel(body, "8.1", "sm_90"));
+    assert_eq!(code!(conform(&["check", f.to_str().unwrap()])), 0);
+    let out = conform(&["check", "--target", "sm_80", f.to_str().unwrap()]);
+    assert_eq!(code!(out), 1);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("rule: target"));
+    let out = conform(&["check", "--ptx", "7.0", f.to_str().unwrap()]);
+    assert_eq!(code!(out), 1);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("rule: ptx-version"));
+}
+
+#[test]
+fn syntax_errors_are_located_not_panics() {
+    let f = temp_file("syntax.ptx", ".version 8.0\n.target sm_90\n.entry k( {\n");
+    let out = conform(&["check", f.to_str().unwrap()]);
+    assert_eq!(code!(out), 1);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("syntax.ptx:3:"), "{text}");
+    assert!(String::from_utf8_lossy(&out.stderr).is_empty());
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    assert_eq!(code!(conform(&["check"])), 2);
+    assert_eq!(code!(conform(&["check", "--target", "sm_nine", "x.ptx"])), 2);
+    assert_eq!(code!(conform(&["check", "--ptx", "eight", "x.ptx"])), 2);
+    assert_eq!(code!(conform(&["check", "/no/such/file.ptx"])), 2);
+    assert_eq!(code!(conform(&["no-such-command"])), 2);
+}
+
+#[test]
+fn json_output_is_one_object_per_finding() {
+    let f = temp_file("json.ptx", &kernel("\tcvt.f16.f32 %h1, %f1;\n\tprmt.b16 %r1, %r2, %r3, %r1;", "8.0", "sm_90"));
+    let out = conform(&["check", "--json", f.to_str().unwrap()]);
+    assert_eq!(code!(out), 1);
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["line"], 11);
+    assert_eq!(lines[1]["line"], 12);
+}
+
+#[test]
+fn help_explains_check() {
+    let out = conform(&["check", "--help"]);
+    assert_eq!(code!(out), 0);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for needle in ["--target", "--ptx", "Exit codes", "file:line:col"] {
+        assert!(text.contains(needle), "--help lacks {needle}:\n{text}");
+    }
+}
+
+/// PTX ISA 9.7.9 legality: `conform check` agrees with ptxas 13.0 on every
+/// variant of the committed corpus but the listed divergences, and on at
+/// least 99% of all variants.
+#[test]
+fn agrees_with_ptxas_on_the_legality_corpus() {
+    let report = ptx_conformance::legality_cmd::compare(&repo().join("corpus/legality")).unwrap();
+    println!("{}", report.table());
+    let (agree, total) = report.totals();
+    assert!(total >= 5000, "corpus too small: {total}");
+    assert!(report.disagreements.is_empty(), "unlisted disagreements:\n{}", report.disagreements.join("\n"));
+    assert!(report.stale.is_empty(), "divergence entries that now agree: {:?}", report.stale);
+    assert!(agree * 100 >= total * 99, "agreement {agree}/{total} below 99%");
+}
+
+/// Every kernel of the corpus is rebuilt from its record exactly as it was
+/// sent to ptxas (the template is part of the corpus' meaning).
+#[test]
+fn corpus_kernels_render_deterministically() {
+    let text = std::fs::read_to_string(repo().join("corpus/legality/variants.jsonl")).unwrap();
+    let first: ptx_conformance::legality::Variant = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let a = ptx_conformance::legality::render(&first);
+    assert_eq!(a, ptx_conformance::legality::render(&first));
+    assert!(a.contains(&format!("\t{};\n", first.instr)));
+    assert!(a.starts_with(&format!(".version {}\n.target {}\n", first.ptx, first.target)));
+}
