@@ -37,8 +37,9 @@ pub fn check_module(module: &Module, options: &Options) -> Vec<Diagnostic> {
         diags: Vec::new(),
         ptx: options.ptx,
         target: options.target,
-        globals: HashMap::new(),
+        globals: HashMap::default(),
         address_bits: 64,
+        resolved: HashMap::default(),
     };
     c.header(module);
     for item in &module.items {
@@ -46,7 +47,7 @@ pub fn check_module(module: &Module, options: &Options) -> Vec<Diagnostic> {
             Item::Var(v) => {
                 for d in &v.names {
                     c.globals
-                        .insert(d.name.clone(), Symbol::Var(v.space.clone()));
+                        .insert(d.name.clone(), Symbol::Var(intern_space(&v.space)));
                 }
             }
             Item::Function(f) => {
@@ -63,11 +64,11 @@ pub fn check_module(module: &Module, options: &Options) -> Vec<Diagnostic> {
     c.diags
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 enum Symbol {
-    Reg(String),
+    Reg(&'static str),
     /// A variable and its state space.
-    Var(String),
+    Var(&'static str),
     /// A kernel (`.entry`) parameter: read-only `.param` memory.
     EntryParam,
     Function,
@@ -78,8 +79,11 @@ struct Checker<'c> {
     diags: Vec<Diagnostic>,
     ptx: Option<PtxVersion>,
     target: Option<Target>,
-    globals: HashMap<String, Symbol>,
+    globals: HashMap<String, Symbol, Fnv>,
     address_bits: u32,
+    /// The forms each distinct opcode-and-qualifiers string resolves to
+    /// (qualifier rules do not depend on operands, so this is exact).
+    resolved: HashMap<String, Vec<Binding<'static>>, Fnv>,
 }
 
 /// Special registers (PTX ISA 10), without their `.x/.y/.z` components.
@@ -218,25 +222,25 @@ impl<'c> Checker<'c> {
 
     fn function(&mut self, f: &Function) {
         let Some(body) = &f.body else { return };
-        let mut scope: Vec<HashMap<String, Symbol>> = vec![HashMap::new()];
+        let mut scope: Vec<Scope> = vec![Scope::default()];
         for p in f.returns.iter().chain(f.params.iter()).flatten() {
             for d in &p.names {
                 let sym = if p.space == ".reg" {
-                    Symbol::Reg(p.ty.clone())
+                    Symbol::Reg(intern_type(&p.ty))
                 } else if f.kind == FunctionKind::Entry {
                     Symbol::EntryParam
                 } else {
-                    Symbol::Var(p.space.clone())
+                    Symbol::Var(intern_space(&p.space))
                 };
-                scope[0].insert(d.name.clone(), sym);
+                scope[0].names.insert(d.name.clone(), sym);
             }
         }
         self.stmts(body, &mut scope);
     }
 
-    fn stmts(&mut self, stmts: &[Stmt], scope: &mut Vec<HashMap<String, Symbol>>) {
+    fn stmts(&mut self, stmts: &[Stmt], scope: &mut Vec<Scope>) {
         // Declarations are visible throughout their block, so collect first.
-        scope.push(HashMap::new());
+        scope.push(Scope::default());
         for s in stmts {
             if let Stmt::Var(v) = s {
                 self.declare(v, scope);
@@ -252,7 +256,7 @@ impl<'c> Checker<'c> {
         scope.pop();
     }
 
-    fn declare(&mut self, v: &VarDecl, scope: &mut [HashMap<String, Symbol>]) {
+    fn declare(&mut self, v: &VarDecl, scope: &mut [Scope]) {
         if v.space == ".reg" && !is_register_type(&v.ty) {
             self.diag(
                 v.span,
@@ -264,14 +268,15 @@ impl<'c> Checker<'c> {
         let Some(top) = scope.last_mut() else { return };
         for d in &v.names {
             let sym = if v.space == ".reg" {
-                Symbol::Reg(v.ty.clone())
+                Symbol::Reg(intern_type(&v.ty))
             } else {
-                Symbol::Var(v.space.clone())
+                Symbol::Var(intern_space(&v.space))
             };
             if d.range.is_some() {
-                top.insert(format!("{}<>", d.name), sym.clone());
+                top.ranges.insert(d.name.clone(), sym);
+                continue;
             }
-            if top.insert(d.name.clone(), sym).is_some() && d.range.is_none() {
+            if top.names.insert(d.name.clone(), sym).is_some() {
                 self.diag(
                     d.span,
                     "declaration",
@@ -282,23 +287,23 @@ impl<'c> Checker<'c> {
         }
     }
 
-    fn lookup(&self, name: &str, scope: &[HashMap<String, Symbol>]) -> Option<Symbol> {
+    fn lookup(&self, name: &str, scope: &[Scope]) -> Option<Symbol> {
+        let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
         for s in scope.iter().rev() {
-            if let Some(sym) = s.get(name) {
-                return Some(sym.clone());
+            if let Some(sym) = s.names.get(name) {
+                return Some(*sym);
             }
             // `%r<10>` declares %r0..%r9.
-            let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
             if stem.len() < name.len() {
-                if let Some(sym) = s.get(&format!("{stem}<>")) {
-                    return Some(sym.clone());
+                if let Some(sym) = s.ranges.get(stem) {
+                    return Some(*sym);
                 }
             }
         }
-        self.globals.get(name).cloned()
+        self.globals.get(name).copied()
     }
 
-    fn instruction(&mut self, ins: &Instruction, scope: &[HashMap<String, Symbol>]) {
+    fn instruction(&mut self, ins: &Instruction, scope: &[Scope]) {
         if let Some(g) = &ins.guard {
             match self.lookup(&g.pred, scope) {
                 Some(Symbol::Reg(t)) if t == ".pred" => {}
@@ -310,7 +315,7 @@ impl<'c> Checker<'c> {
                 ),
             }
         }
-        if !self.cat.knows_opcode(&ins.opcode) || crate::opcodes::outside_catalogue(ins) {
+        if !self.cat.knows_opcode(&ins.opcode) || ((ins.opcode == "cp" || ins.opcode == "tensormap") && crate::opcodes::outside_catalogue(ins)) {
             if !crate::opcodes::is_ptx_opcode(&ins.opcode) {
                 self.diag(
                     ins.opcode_span,
@@ -321,13 +326,19 @@ impl<'c> Checker<'c> {
             }
             return;
         }
-        let quals: Vec<&str> = ins.quals.iter().map(|q| q.as_str()).collect();
-        let candidates = match self.cat.resolve_all(&ins.opcode, &quals) {
-            Ok(c) => c,
-            Err(why) => {
-                self.qualifier_error(ins, why);
-                return;
-            }
+        let key = ins.full_opcode();
+        let candidates = match self.resolved.get(&key) {
+            Some(c) => c.clone(),
+            None => match Catalogue::get().resolve_all(&ins.opcode, &ins.quals.iter().map(|q| q.as_str()).collect::<Vec<_>>()) {
+                Ok(c) => {
+                    self.resolved.insert(key, c.clone());
+                    c
+                }
+                Err(why) => {
+                    self.qualifier_error(ins, why);
+                    return;
+                }
+            },
         };
         // The first form whose operands and rules fit wins; otherwise report
         // what the first candidate found.
@@ -490,20 +501,18 @@ impl<'c> Checker<'c> {
         &mut self,
         ins: &Instruction,
         b: &mut Binding,
-        scope: &[HashMap<String, Symbol>],
+        scope: &[Scope],
     ) -> bool {
         let form = b.form;
         let section = Some(form.row.section);
-        let mut present = Vec::new();
+        let mut present = [false; 32];
+        let present = &mut present[..form.operands.len().min(32)];
         let mut optional = 0;
-        for spec in &form.operands {
+        for (p, spec) in present.iter_mut().zip(&form.operands) {
             match &spec.presence {
-                Presence::Required => present.push(true),
-                Presence::IfQualifier(q) => present.push(b.has(q)),
-                Presence::Optional => {
-                    present.push(false);
-                    optional += 1;
-                }
+                Presence::Required => *p = true,
+                Presence::IfQualifier(q) => *p = b.has(q),
+                Presence::Optional => optional += 1,
             }
         }
         let required = present.iter().filter(|p| **p).count();
@@ -539,7 +548,7 @@ impl<'c> Checker<'c> {
         let spaces: Vec<&str> = ins.quals.iter().filter_map(|q| space_of(q)).collect();
         let mut memory_index = 0;
         let mut actual = ins.operands.iter();
-        for (spec, _) in form.operands.iter().zip(&present).filter(|(_, p)| **p) {
+        for (spec, _) in form.operands.iter().zip(present.iter()).filter(|(_, p)| **p) {
             let Some(op) = actual.next() else { break };
             let want_ty = resolve_type(spec.ty.as_ref(), b);
             let addresses_memory = matches!(op.kind, OperandKind::Addr(_))
@@ -555,7 +564,7 @@ impl<'c> Checker<'c> {
                     return false;
                 }
             }
-            if let Err(msg) = self.operand(op, spec, want_ty.as_deref(), b, scope) {
+            if let Err(msg) = self.operand(op, spec, want_ty, b, scope) {
                 self.diag(
                     op.span,
                     "operand-type",
@@ -580,7 +589,7 @@ impl<'c> Checker<'c> {
         spec: &crate::catalogue::OperandSpec,
         ty: Option<&str>,
         b: &Binding,
-        scope: &[HashMap<String, Symbol>],
+        scope: &[Scope],
     ) -> Result<(), String> {
         let fit = b.form.row.fit;
         let kinds = &spec.kinds;
@@ -763,7 +772,7 @@ impl<'c> Checker<'c> {
         if !matches!(t.kind, TypeKind::Bits | TypeKind::Unsigned | TypeKind::Signed) {
             return Err(format!("the address of `{name}` cannot be held in type `{}`", t.name));
         }
-        let shared = matches!(sym, Symbol::Var(s) if s == ".shared");
+        let shared = matches!(sym, Symbol::Var(".shared"));
         if t.bits == 32 && self.address_bits == 64 && !shared {
             return Err(format!("the address of `{name}` is 64-bit under `.address_size 64`; `{}` is 32-bit", t.name));
         }
@@ -772,7 +781,7 @@ impl<'c> Checker<'c> {
 
     /// A variable used as an address must live in the state space the
     /// instruction addresses; kernel parameters are read-only.
-    fn memory_space(&self, ins: &Instruction, op: &Operand, expected: Option<&str>, scope: &[HashMap<String, Symbol>]) -> Result<(), String> {
+    fn memory_space(&self, ins: &Instruction, op: &Operand, expected: Option<&str>, scope: &[Scope]) -> Result<(), String> {
         let name = match &op.kind {
             OperandKind::Addr(Address { base: Some(b), coords: None, .. }) => b,
             OperandKind::Name(n) | OperandKind::NameOffset(n, _) => n,
@@ -784,12 +793,12 @@ impl<'c> Checker<'c> {
                 if ins.opcode == "st" {
                     return Err(format!("`{name}` is a kernel parameter, which is read-only"));
                 }
-                ".param".to_string()
+                ".param"
             }
             _ => return Ok(()),
         };
         match expected {
-            Some(e) if space_of(&space) != Some(e) => {
+            Some(e) if space_of(space) != Some(e) => {
                 Err(format!("`{name}` is in `{space}`, but this operand addresses `{e}`"))
             }
             _ => Ok(()),
@@ -800,7 +809,7 @@ impl<'c> Checker<'c> {
         &self,
         op: &Operand,
         ty: &str,
-        scope: &[HashMap<String, Symbol>],
+        scope: &[Scope],
     ) -> Result<(), String> {
         let name = match &op.kind {
             OperandKind::Name(n) | OperandKind::Not(n) => n,
@@ -815,6 +824,50 @@ impl<'c> Checker<'c> {
             _ => Err(format!("`{name}` is not a declared `{ty}` register")),
         }
     }
+}
+
+/// The names one block declares: plain names, and `%r<N>` ranges by stem.
+#[derive(Default)]
+struct Scope {
+    names: HashMap<String, Symbol, Fnv>,
+    ranges: HashMap<String, Symbol, Fnv>,
+}
+
+/// FNV-1a: a fast hash for the short names of a PTX module (no hostile
+/// input can do more than slow one check down).
+#[derive(Clone, Copy, Default)]
+struct Fnv;
+
+struct FnvHasher(u64);
+
+impl std::hash::BuildHasher for Fnv {
+    type Hasher = FnvHasher;
+    fn build_hasher(&self) -> FnvHasher {
+        FnvHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for FnvHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ *b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// A declared type as a static name (`"?"` for an unknown one, which the
+/// declaration check reports).
+fn intern_type(ty: &str) -> &'static str {
+    crate::catalogue::types::ptx_type(ty).map_or("?", |t| t.name)
+}
+
+/// A state space as a static name.
+fn intern_space(space: &str) -> &'static str {
+    const SPACES: &[&str] = &[".reg", ".sreg", ".const", ".global", ".local", ".param", ".shared", ".tex"];
+    SPACES.iter().copied().find(|s| *s == space).unwrap_or("?")
 }
 
 /// The state space a qualifier names, folding sub-qualifiers
@@ -845,13 +898,20 @@ fn special_register_type(name: &str) -> &'static str {
 }
 
 /// The type an operand wants, from its notation and the binding.
-fn resolve_type(ty: Option<&TypeRef>, b: &Binding) -> Option<String> {
+fn resolve_type<'a>(ty: Option<&'a TypeRef>, b: &Binding<'a>) -> Option<&'a str> {
     match ty? {
-        TypeRef::Slot(s) => b.get(s).map(|q| q.to_string()),
-        TypeRef::Literal(t) => Some(t.clone()),
+        TypeRef::Slot(s) => b.get(s),
+        TypeRef::Literal(t) => Some(t.as_str()),
         TypeRef::Divided(s, n) => {
             let bits = crate::catalogue::types::ptx_type(b.get(s)?)?.bits / n;
-            Some(format!(".b{bits}"))
+            Some(match bits {
+                8 => ".b8",
+                16 => ".b16",
+                32 => ".b32",
+                64 => ".b64",
+                128 => ".b128",
+                _ => return None,
+            })
         }
     }
 }

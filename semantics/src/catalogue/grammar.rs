@@ -91,6 +91,10 @@ pub struct Form {
     pub operands: Vec<OperandSpec>,
     pub since: Requirement,
     pub needs: Vec<(String, Requirement)>,
+    /// Every qualifier the form accepts, for a quick rejection.
+    pub accepted: std::collections::HashSet<String>,
+    /// Literal qualifiers the form always needs.
+    pub required_literals: Vec<String>,
 }
 
 /// An error in a catalogue row's notation (a bug in the catalogue, caught by
@@ -119,6 +123,18 @@ impl Form {
                 .ok_or_else(|| err(format!("bad requirement `{req}` for `{what}`")))?;
             needs.push((what.to_string(), r));
         }
+        let accepted = slots
+            .iter()
+            .flat_map(|s| &s.parts)
+            .flat_map(|p| p.choices.iter().cloned())
+            .collect();
+        let required_literals = slots
+            .iter()
+            .filter(|s| !s.optional)
+            .flat_map(|s| &s.parts)
+            .filter(|p| p.choices.len() == 1)
+            .map(|p| p.choices[0].clone())
+            .collect();
         let form = Form {
             row,
             opcode,
@@ -126,6 +142,8 @@ impl Form {
             operands,
             since,
             needs,
+            accepted,
+            required_literals,
         };
         form.validate().map_err(err)?;
         Ok(form)

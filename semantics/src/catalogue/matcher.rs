@@ -9,8 +9,9 @@ use super::Order;
 #[derive(Clone, Debug)]
 pub struct Binding<'a> {
     pub form: &'a Form,
-    /// `(part name, qualifier)` in syntax order.
-    pub values: Vec<(&'a str, &'a str)>,
+    /// `(part name, qualifier)` in syntax order (shared, so bindings are
+    /// cheap to copy).
+    pub values: std::sync::Arc<[(&'a str, &'a str)]>,
     /// Immediate operand values, by operand name, where the operand is one.
     pub imms: Vec<(&'a str, i128)>,
     /// Floating-point immediate operands, by operand name.
@@ -102,12 +103,7 @@ pub fn name_words(form: &Form) -> Vec<&str> {
             break;
         }
         let lit = slot.parts[0].choices[0].as_str();
-        let named = NAME_WORDS.contains(&lit)
-            && !(lit == ".prefetch" && form.opcode != "cp")
-            && !(matches!(lit, ".st" | ".red") && form.opcode != "multimem")
-            && !(lit == ".cvt" && form.opcode != "createpolicy")
-            && !(lit == ".to" && form.opcode != "cvta");
-        if !named {
+        if !is_name_word(form, lit) {
             break;
         }
         out.push(lit);
@@ -115,19 +111,45 @@ pub fn name_words(form: &Form) -> Vec<&str> {
     out
 }
 
+fn is_name_word(form: &Form, lit: &str) -> bool {
+    NAME_WORDS.contains(&lit)
+        && !(lit == ".prefetch" && form.opcode != "cp")
+        && !(matches!(lit, ".st" | ".red") && form.opcode != "multimem")
+        && !(lit == ".cvt" && form.opcode != "createpolicy")
+        && !(lit == ".to" && form.opcode != "cvta")
+}
+
+/// Matches qualifiers against a form, without explaining a miss.
+pub fn try_match<'a>(form: &'a Form, quals: &[&str]) -> Option<Binding<'a>> {
+    match_inner(form, quals)
+}
+
 /// Matches qualifiers (with their dots, in written order) against a form.
 pub fn match_qualifiers<'a>(form: &'a Form, quals: &[&str]) -> Result<Binding<'a>, Mismatch> {
+    if let Some(b) = match_inner(form, quals) {
+        return Ok(b);
+    }
+    let name = name_words(form);
+    if name.iter().enumerate().any(|(k, w)| quals.get(k) != Some(w)) {
+        return Err(Mismatch {
+            score: -1,
+            kind: MismatchKind::NameOrder(format!("{}{}", form.opcode, name.concat())),
+        });
+    }
+    Err(diagnose(form, quals))
+}
+
+fn match_inner<'a>(form: &'a Form, quals: &[&str]) -> Option<Binding<'a>> {
+    if quals.iter().any(|q| !form.accepted.contains(*q))
+        || form.required_literals.iter().any(|l| !quals.contains(&l.as_str()))
+    {
+        return None;
+    }
     // Words that belong to the instruction's name (`cp.async.bulk`,
     // `multimem.ld_reduce`, `cvta.to`) come first and in order; ptxas
     // reads anything else as an unknown instruction or modifier.
-    let name = name_words(form);
-    for (k, word) in name.iter().enumerate() {
-        if quals.get(k) != Some(word) {
-            return Err(Mismatch {
-                score: -1,
-                kind: MismatchKind::NameOrder(format!("{}{}", form.opcode, name.concat())),
-            });
-        }
+    if !name_prefix_ok(form, quals) {
+        return None;
     }
     let n = quals.len();
     let m = form.slots.len();
@@ -136,7 +158,7 @@ pub fn match_qualifiers<'a>(form: &'a Form, quals: &[&str]) -> Result<Binding<'a
     let found = walk(form, quals, 0, 0, &mut failed, &mut path)
         || (form.row.order == Order::Free && walk_unordered(form, quals, &mut path));
     if found {
-        let values = path
+        let values: std::sync::Arc<[(&str, &str)]> = path
             .iter()
             .map(|&(slot, part, qi)| {
                 let p = &form.slots[slot].parts[part];
@@ -144,7 +166,7 @@ pub fn match_qualifiers<'a>(form: &'a Form, quals: &[&str]) -> Result<Binding<'a
                 (p.name.as_str(), q.as_str())
             })
             .collect();
-        return Ok(Binding {
+        return Some(Binding {
             form,
             values,
             imms: Vec::new(),
@@ -153,7 +175,26 @@ pub fn match_qualifiers<'a>(form: &'a Form, quals: &[&str]) -> Result<Binding<'a
             address_bits: 0,
         });
     }
-    Err(diagnose(form, quals))
+    None
+}
+
+/// Whether the instruction's name words come first, in order.
+fn name_prefix_ok(form: &Form, quals: &[&str]) -> bool {
+    let mut k = 0;
+    for slot in &form.slots {
+        if slot.optional || slot.parts.len() != 1 || slot.parts[0].choices.len() != 1 {
+            break;
+        }
+        let lit = slot.parts[0].choices[0].as_str();
+        if !is_name_word(form, lit) {
+            break;
+        }
+        if quals.get(k) != Some(&lit) {
+            return false;
+        }
+        k += 1;
+    }
+    true
 }
 
 /// Depth-first over (qualifier index, slot index), remembering dead ends.

@@ -161,6 +161,8 @@ impl Rule {
 /// The parsed catalogue.
 pub struct Catalogue {
     pub forms: Vec<Form>,
+    /// Indices into `forms` by opcode (first word).
+    by_opcode: std::collections::HashMap<String, Vec<usize>>,
 }
 
 impl Catalogue {
@@ -168,12 +170,17 @@ impl Catalogue {
     /// here and reported by [`Catalogue::errors`] (a unit test keeps it empty).
     pub fn get() -> &'static Catalogue {
         static CAT: OnceLock<Catalogue> = OnceLock::new();
-        CAT.get_or_init(|| Catalogue {
-            forms: rows::ALL
+        CAT.get_or_init(|| {
+            let forms: Vec<Form> = rows::ALL
                 .iter()
                 .flat_map(|family| family.iter())
                 .filter_map(|row| Form::parse(row).ok())
-                .collect(),
+                .collect();
+            let mut by_opcode: std::collections::HashMap<String, Vec<usize>> = Default::default();
+            for (i, f) in forms.iter().enumerate() {
+                by_opcode.entry(f.opcode.clone()).or_default().push(i);
+            }
+            Catalogue { forms, by_opcode }
         })
     }
 
@@ -187,34 +194,46 @@ impl Catalogue {
     }
 
     /// The forms whose syntax starts with this opcode.
-    pub fn forms_for<'a>(&'a self, opcode: &'a str) -> impl Iterator<Item = &'a Form> + 'a {
-        self.forms.iter().filter(move |f| f.opcode == opcode)
+    pub fn forms_for<'a>(&'a self, opcode: &str) -> impl Iterator<Item = &'a Form> + 'a {
+        self.forms_of(opcode)
     }
 
     /// Whether any form starts with this opcode.
     pub fn knows_opcode(&self, opcode: &str) -> bool {
-        self.forms.iter().any(|f| f.opcode == opcode)
+        self.by_opcode.contains_key(opcode)
     }
 
-    /// The form whose qualifier grammar and [`Then::Illegal`] rules accept
-    /// `opcode` with `quals` (dots included, written order), or the closest
-    /// miss. Operands and version requirements are the checker's business.
+    /// The first form whose qualifier grammar and [`Then::Illegal`] rules
+    /// accept `opcode` with `quals` (dots included, written order), or the
+    /// closest miss. Operands and version requirements are the checker's
+    /// business.
     pub fn resolve<'a>(&'a self, opcode: &str, quals: &[&str]) -> Result<Binding<'a>, Resolve<'a>> {
+        self.resolve_all(opcode, quals)
+            .and_then(|mut all| if all.is_empty() { Err(Resolve::UnknownOpcode) } else { Ok(all.swap_remove(0)) })
+    }
+
+    /// Every form whose qualifier grammar and [`Then::Illegal`] rules accept
+    /// the qualifiers, in catalogue order; when none does, the closest miss.
+    pub fn resolve_all<'a>(&'a self, opcode: &str, quals: &[&str]) -> Result<Vec<Binding<'a>>, Resolve<'a>> {
+        let forms = self.forms_of(opcode);
+        let mut found = Vec::new();
+        for form in forms.clone() {
+            if let Some(b) = matcher::try_match(form, quals) {
+                if !form.row.rules.iter().any(|r| r.then == Then::Illegal && (r.when)(&b)) {
+                    found.push(b);
+                }
+            }
+        }
+        if !found.is_empty() {
+            return Ok(found);
+        }
+        // Nothing fits: find the closest miss, for the diagnostic.
         let mut best: Option<Resolve<'a>> = None;
-        for form in self.forms.iter().filter(|f| f.opcode == opcode) {
+        for form in forms {
             let miss = match matcher::match_qualifiers(form, quals) {
-                Ok(b) => match form
-                    .row
-                    .rules
-                    .iter()
-                    .find(|r| r.then == Then::Illegal && (r.when)(&b))
-                {
-                    None => return Ok(b),
-                    Some(rule) => Resolve::Rule {
-                        form,
-                        rule,
-                        score: 1000,
-                    },
+                Ok(b) => match form.row.rules.iter().find(|r| r.then == Then::Illegal && (r.when)(&b)) {
+                    Some(rule) => Resolve::Rule { form, rule, score: 1000 },
+                    None => continue,
                 },
                 Err(m) => Resolve::Qualifiers { form, mismatch: m },
             };
@@ -225,44 +244,10 @@ impl Catalogue {
         Err(best.unwrap_or(Resolve::UnknownOpcode))
     }
 
-    /// Every form whose qualifier grammar and [`Then::Illegal`] rules accept
-    /// the qualifiers, in catalogue order; when none does, the closest miss.
-    pub fn resolve_all<'a>(
-        &'a self,
-        opcode: &str,
-        quals: &[&str],
-    ) -> Result<Vec<Binding<'a>>, Resolve<'a>> {
-        let mut found = Vec::new();
-        let mut best: Option<Resolve<'a>> = None;
-        for form in self.forms.iter().filter(|f| f.opcode == opcode) {
-            let miss = match matcher::match_qualifiers(form, quals) {
-                Ok(b) => match form
-                    .row
-                    .rules
-                    .iter()
-                    .find(|r| r.then == Then::Illegal && (r.when)(&b))
-                {
-                    None => {
-                        found.push(b);
-                        continue;
-                    }
-                    Some(rule) => Resolve::Rule {
-                        form,
-                        rule,
-                        score: 1000,
-                    },
-                },
-                Err(m) => Resolve::Qualifiers { form, mismatch: m },
-            };
-            if best.as_ref().is_none_or(|b| miss.score() > b.score()) {
-                best = Some(miss);
-            }
-        }
-        if found.is_empty() {
-            Err(best.unwrap_or(Resolve::UnknownOpcode))
-        } else {
-            Ok(found)
-        }
+    /// The forms whose syntax starts with `opcode`.
+    fn forms_of<'a>(&'a self, opcode: &str) -> impl Iterator<Item = &'a Form> + Clone + 'a {
+        let idx: &'a [usize] = self.by_opcode.get(opcode).map_or(&[], |v| v.as_slice());
+        idx.iter().map(move |&i| &self.forms[i])
     }
 
     /// Parses `"cvt.rn.f16.f32"` into opcode and qualifiers and resolves it

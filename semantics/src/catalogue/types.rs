@@ -70,7 +70,15 @@ pub static TYPES: &[PtxType] = &[
 
 /// Looks a type name up (with its leading dot).
 pub fn ptx_type(name: &str) -> Option<PtxType> {
-    TYPES.iter().copied().find(|t| t.name == name)
+    // Compare lengths first: most names are 4 bytes, and the table is small.
+    let bytes = name.as_bytes();
+    if bytes.len() < 3 || bytes[0] != b'.' {
+        return None;
+    }
+    TYPES
+        .iter()
+        .find(|t| t.name.len() == bytes.len() && t.name.as_bytes()[1] == bytes[1] && t.name == name)
+        .copied()
 }
 
 /// Whether a type may be used in a `.reg` declaration.

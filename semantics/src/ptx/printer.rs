@@ -240,7 +240,14 @@ pub fn print_operand(out: &mut String, op: &Operand) {
         OperandKind::Not(n) => {
             let _ = write!(out, "!{n}");
         }
-        OperandKind::Imm(e) => print_expr(out, e),
+        OperandKind::Imm(e) => {
+            // A bare symbol would read back as a name and `(x + y)` as a
+            // call list; a unary `+` keeps them immediates.
+            if matches!(e, Expr::Sym(_) | Expr::Binary(..)) {
+                out.push('+');
+            }
+            print_expr(out, e);
+        }
         OperandKind::Addr(a) => {
             out.push('[');
             match &a.base {
@@ -275,6 +282,12 @@ fn print_list(out: &mut String, open: char, items: &[Operand], close: char) {
     for (k, op) in items.iter().enumerate() {
         if k > 0 {
             out.push_str(", ");
+        }
+        // `(1, x)` would read as an expression, `(+1, x)` is a call list.
+        if let (0, '(', OperandKind::Imm(e)) = (k, open, &op.kind) {
+            if !matches!(e, Expr::Sym(_) | Expr::Binary(..) | Expr::Generic(_)) {
+                out.push('+');
+            }
         }
         print_operand(out, op);
     }
