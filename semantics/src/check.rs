@@ -40,6 +40,8 @@ pub fn check_module(module: &Module, options: &Options) -> Vec<Diagnostic> {
         globals: HashMap::default(),
         address_bits: 64,
         resolved: HashMap::default(),
+        key: String::new(),
+        quiet: false,
     };
     c.header(module);
     for item in &module.items {
@@ -83,7 +85,11 @@ struct Checker<'c> {
     address_bits: u32,
     /// The forms each distinct opcode-and-qualifiers string resolves to
     /// (qualifier rules do not depend on operands, so this is exact).
-    resolved: HashMap<String, Vec<Binding<'static>>, Fnv>,
+    resolved: HashMap<String, std::rc::Rc<Vec<Binding<'static>>>, Fnv>,
+    /// A reusable buffer for the opcode-and-qualifiers key.
+    key: String,
+    /// Trying candidate forms: failures need no message.
+    quiet: bool,
 }
 
 /// Special registers (PTX ISA 10), without their `.x/.y/.z` components.
@@ -126,11 +132,20 @@ const SPECIAL_REGISTERS: &[&str] = &[
 ];
 
 fn special_register(name: &str) -> bool {
-    let base = name.split('.').next().unwrap_or(name);
-    SPECIAL_REGISTERS.contains(&base)
-        || base.starts_with("%envreg")
-        || base.starts_with("%pm")
-        || base.starts_with("%reserved_smem_offset_")
+    let bytes = name.as_bytes();
+    // Most names are ordinary registers (`%r12`, `%rd3`, `%f1`): a special
+    // register's first letter after `%` narrows the table quickly.
+    if bytes.len() < 4 || bytes[0] != b'%' {
+        return false;
+    }
+    let base = name.split_once('.').map_or(name, |(b, _)| b);
+    match bytes[1] {
+        b't' | b'n' | b'l' | b'w' | b'c' | b's' | b'g' | b'i' | b'a' | b'd' => SPECIAL_REGISTERS.contains(&base),
+        b'e' => base.starts_with("%envreg"),
+        b'p' => base.starts_with("%pm"),
+        b'r' => base.starts_with("%reserved_smem_offset_"),
+        _ => false,
+    }
 }
 
 impl<'c> Checker<'c> {
@@ -326,37 +341,49 @@ impl<'c> Checker<'c> {
             }
             return;
         }
-        let key = ins.full_opcode();
-        let candidates = match self.resolved.get(&key) {
+        self.key.clear();
+        self.key.push_str(&ins.opcode);
+        for q in &ins.quals {
+            self.key.push_str(q);
+        }
+        let candidates = match self.resolved.get(self.key.as_str()) {
             Some(c) => c.clone(),
-            None => match Catalogue::get().resolve_all(&ins.opcode, &ins.quals.iter().map(|q| q.as_str()).collect::<Vec<_>>()) {
-                Ok(c) => {
-                    self.resolved.insert(key, c.clone());
-                    c
+            None => {
+                let quals: Vec<&str> = ins.quals.iter().map(|q| q.as_str()).collect();
+                match Catalogue::get().resolve_all(&ins.opcode, &quals) {
+                    Ok(c) => {
+                        let c = std::rc::Rc::new(c);
+                        self.resolved.insert(self.key.clone(), c.clone());
+                        c
+                    }
+                    Err(why) => {
+                        self.qualifier_error(ins, why);
+                        return;
+                    }
                 }
-                Err(why) => {
-                    self.qualifier_error(ins, why);
-                    return;
-                }
-            },
+            }
         };
         // The first form whose operands and rules fit wins; otherwise report
-        // what the first candidate found.
-        let mut first_failure: Option<Vec<Diagnostic>> = None;
+        // what the first candidate found. Candidates are tried quietly, so a
+        // miss costs no message.
         let mut chosen = None;
-        for mut binding in candidates {
+        self.quiet = true;
+        for binding in candidates.iter() {
+            let mut binding = binding.clone();
             let mark = self.diags.len();
             let ok = self.operands(ins, &mut binding, scope) && self.rules_allow(ins, &binding);
+            self.diags.truncate(mark);
             if ok {
                 chosen = Some(binding);
-                self.diags.truncate(mark);
                 break;
             }
-            let found: Vec<Diagnostic> = self.diags.drain(mark..).collect();
-            first_failure.get_or_insert(found);
         }
+        self.quiet = false;
         let Some(binding) = chosen else {
-            self.diags.extend(first_failure.unwrap_or_default());
+            if let Some(first) = candidates.first() {
+                let mut binding = first.clone();
+                let _ = self.operands(ins, &mut binding, scope) && self.rules_allow(ins, &binding);
+            }
             return;
         };
         let form = binding.form;
@@ -413,6 +440,9 @@ impl<'c> Checker<'c> {
         let form = b.form;
         for rule in form.row.rules {
             if rule.then == Then::Illegal && (rule.when)(b) {
+                if self.quiet {
+                    return false;
+                }
                 self.diag(
                     ins.span,
                     "qualifiers",
@@ -523,6 +553,9 @@ impl<'c> Checker<'c> {
             } else {
                 format!("{required} to {}", required + optional)
             };
+            if self.quiet {
+                return false;
+            }
             self.diag(
                 ins.span,
                 "operand-count",
@@ -560,11 +593,17 @@ impl<'c> Checker<'c> {
                 });
                 memory_index += 1;
                 if let Err(msg) = self.memory_space(ins, op, expected, scope) {
+                    if self.quiet {
+                        return false;
+                    }
                     self.diag(op.span, "state-space", section, format!("`{}` operand `{}`: {msg}", ins.full_opcode(), spec.name));
                     return false;
                 }
             }
             if let Err(msg) = self.operand(op, spec, want_ty, b, scope) {
+                if self.quiet {
+                    return false;
+                }
                 self.diag(
                     op.span,
                     "operand-type",

@@ -590,7 +590,51 @@ fn nasty_inputs() -> Vec<(&'static str, String, Want)> {
         (
             "100k unary minus signs",
             entry(&format!("mov.u32 %r1, {}1;", "-".repeat(100_000))),
-            Want::Reject,
+            Want::Parse,
+        ),
+        // Found by fuzzing: each `!` printed as `!(...)` doubled the depth,
+        // so the printed text failed to parse.
+        (
+            "59 `!` signs (printed deeper than read)",
+            entry(&format!(
+                ".reg .pred p;\nsetp.ge.s32{} p, %r10, %r11;",
+                "!".repeat(59)
+            )),
+            Want::Parse,
+        ),
+        (
+            "100-term sum with a symbol (printed fully parenthesised)",
+            entry(&format!("mov.u64 %rd1, x{};", "+1".repeat(100))),
+            Want::Parse,
+        ),
+        // Found by fuzzing: `+%r8` read as an immediate printed as `%r8`,
+        // which reads back as a name.
+        ("`+%r8` operand", entry("mov.u32 +%r8, x;"), Want::Parse),
+        ("`x+y` operand", entry("mov.u64 %rd1, x+y;"), Want::Parse),
+        ("`+x+8` operand", entry("mov.u64 %rd1, +x+8;"), Want::Parse),
+        ("`!(x)` operand", entry("mov.u64 %rd1, !(x);"), Want::Parse),
+        (
+            "call list led by an immediate",
+            entry("call f, (+1, x), (+-2), (+!(y));"),
+            Want::Parse,
+        ),
+        (
+            "`[x-8]` at the depth limit",
+            format!(
+                ".entry k()\n{{{}ld.u32 %r1, [x-8];{}}}",
+                "{".repeat(62),
+                "}".repeat(62)
+            ),
+            Want::Parse,
+        ),
+        (
+            "`+x + y` at the depth limit",
+            format!(
+                ".entry k()\n{{{}mov.u64 %rd1, x+y;{}}}",
+                "{".repeat(61),
+                "}".repeat(61)
+            ),
+            Want::Parse,
         ),
         (
             "100k `!` signs",

@@ -1058,6 +1058,11 @@ impl Coverage {
             OperandKind::Not(_) => self.add("!p"),
             OperandKind::Imm(e) => {
                 self.add("imm");
+                match e {
+                    Expr::Sym(_) => self.add("imm symbol"),
+                    Expr::Binary(..) => self.add("imm binary"),
+                    _ => {}
+                }
                 self.expr(e);
             }
             OperandKind::Addr(a) => {
@@ -1084,6 +1089,9 @@ impl Coverage {
             }
             OperandKind::Paren(items) => {
                 self.add("call list");
+                if let Some(OperandKind::Imm(_)) = items.first().map(|o| &o.kind) {
+                    self.add("call list led by imm");
+                }
                 items.iter().for_each(|o| self.operand(o));
             }
         }
@@ -1163,6 +1171,9 @@ fn generator_covers_the_tree() {
         "vector",
         "pair",
         "call list",
+        "imm symbol",
+        "imm binary",
+        "call list led by imm",
     ];
     let missing: Vec<_> = want.iter().filter(|w| !cov.0.contains(**w)).collect();
     assert!(

@@ -784,7 +784,12 @@ impl<'s> Parser<'s> {
             TokKind::Int
             | TokKind::Float
             | TokKind::Ident
-            | TokKind::Punct(b'-' | b'~' | b'!' | b'(' | b'+') => OperandKind::Imm(self.expr()?),
+            | TokKind::Punct(b'-' | b'~' | b'!' | b'(' | b'+') => {
+                // No `expr()`: the operand has already counted its depth,
+                // as it does for `x+8` above.
+                let e = self.unary()?;
+                OperandKind::Imm(self.binary_rest(e, 0)?)
+            }
             _ => {
                 return self.err(
                     t,
@@ -937,16 +942,33 @@ impl<'s> Parser<'s> {
         Ok(lhs)
     }
 
+    /// Prefix operators, then a primary. The operators are read in a loop:
+    /// only those left unfolded (`-x`, not `-1` or `+x`) count towards the
+    /// nesting depth, so printing never needs more depth than the source.
     fn unary(&mut self) -> PResult<Expr> {
+        let first = self.peek();
+        let mut ops = Vec::new();
+        while let TokKind::Punct(c @ (b'-' | b'~' | b'!' | b'+')) = self.peek().kind {
+            self.bump();
+            ops.push(c as char);
+        }
+        let mut e = self.primary()?;
+        let mut unfolded = 0;
+        for op in ops.into_iter().rev() {
+            e = fold_unary(op, e);
+            if op != '+' && matches!(e, Expr::Unary(..)) {
+                unfolded += 1;
+                if self.depth + unfolded > MAX_DEPTH {
+                    return self.err(first, "nesting too deep");
+                }
+            }
+        }
+        Ok(e)
+    }
+
+    fn primary(&mut self) -> PResult<Expr> {
         let t = self.peek();
         match t.kind {
-            TokKind::Punct(c @ (b'-' | b'~' | b'!' | b'+')) => {
-                self.bump();
-                self.enter()?;
-                let inner = self.unary()?;
-                self.leave();
-                Ok(fold_unary(c as char, inner))
-            }
             TokKind::Punct(b'(') => {
                 self.bump();
                 let e = self.expr()?;

@@ -105,8 +105,26 @@ fn print_init(out: &mut String, init: &Init) {
     }
 }
 
-/// A constant expression; binary operations are always parenthesised.
+/// A constant expression, parenthesised only where precedence needs it, so
+/// that the text nests no deeper than the tree.
 pub fn print_expr(out: &mut String, e: &Expr) {
+    print_expr_in(out, e, 0);
+}
+
+/// Binding strength of a binary operator, as the parser reads it.
+fn precedence(op: BinOp) -> u8 {
+    match op {
+        BinOp::Or => 1,
+        BinOp::Xor => 2,
+        BinOp::And => 3,
+        BinOp::Shl | BinOp::Shr => 4,
+        BinOp::Add | BinOp::Sub => 5,
+        BinOp::Mul | BinOp::Div | BinOp::Rem => 6,
+    }
+}
+
+/// `e` where only operators binding at least `min` may go unparenthesised.
+fn print_expr_in(out: &mut String, e: &Expr, min: u8) {
     match e {
         Expr::Int(v) => {
             let _ = write!(out, "{v}");
@@ -123,16 +141,20 @@ pub fn print_expr(out: &mut String, e: &Expr) {
         }
         Expr::Unary(op, inner) => {
             out.push(*op);
-            out.push('(');
-            print_expr(out, inner);
-            out.push(')');
+            print_expr_in(out, inner, u8::MAX);
         }
         Expr::Binary(op, l, r) => {
-            out.push('(');
-            print_expr(out, l);
+            let p = precedence(*op);
+            if p < min {
+                out.push('(');
+            }
+            // Left-associative: the right side needs a tighter operator.
+            print_expr_in(out, l, p);
             let _ = write!(out, " {} ", op.text());
-            print_expr(out, r);
-            out.push(')');
+            print_expr_in(out, r, p + 1);
+            if p < min {
+                out.push(')');
+            }
         }
     }
 }
@@ -241,9 +263,9 @@ pub fn print_operand(out: &mut String, op: &Operand) {
             let _ = write!(out, "!{n}");
         }
         OperandKind::Imm(e) => {
-            // A bare symbol would read back as a name and `(x + y)` as a
-            // call list; a unary `+` keeps them immediates.
-            if matches!(e, Expr::Sym(_) | Expr::Binary(..)) {
+            // `x` and `x + y` would read back as a name or `x+imm`, `!x` as
+            // a negated predicate; a unary `+` keeps them immediates.
+            if plus_keeps_imm(e) {
                 out.push('+');
             }
             print_expr(out, e);
@@ -277,6 +299,11 @@ pub fn print_operand(out: &mut String, op: &Operand) {
     }
 }
 
+/// Whether an immediate operand needs a leading unary `+` to read back as one.
+fn plus_keeps_imm(e: &Expr) -> bool {
+    matches!(e, Expr::Sym(_) | Expr::Binary(..) | Expr::Unary('!', _))
+}
+
 fn print_list(out: &mut String, open: char, items: &[Operand], close: char) {
     out.push(open);
     for (k, op) in items.iter().enumerate() {
@@ -285,7 +312,7 @@ fn print_list(out: &mut String, open: char, items: &[Operand], close: char) {
         }
         // `(1, x)` would read as an expression, `(+1, x)` is a call list.
         if let (0, '(', OperandKind::Imm(e)) = (k, open, &op.kind) {
-            if !matches!(e, Expr::Sym(_) | Expr::Binary(..) | Expr::Generic(_)) {
+            if !plus_keeps_imm(e) && !matches!(e, Expr::Generic(_)) {
                 out.push('+');
             }
         }
