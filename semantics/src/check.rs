@@ -389,9 +389,9 @@ impl<'c> Checker<'c> {
         let form = binding.form;
         self.requirement(ins, form, &form.since, "this instruction");
         for (what, req) in &form.needs {
-            let applies = match what.split_once('=') {
-                Some((slot, value)) => binding.is(slot, value),
-                None => binding.has(what),
+            let applies = match what.as_bytes().contains(&b'=') {
+                true => what.split_once('=').is_some_and(|(slot, value)| binding.is(slot, value)),
+                false => binding.has(what),
             };
             if applies {
                 self.requirement(
@@ -875,9 +875,9 @@ struct Scope {
 /// FNV-1a: a fast hash for the short names of a PTX module (no hostile
 /// input can do more than slow one check down).
 #[derive(Clone, Copy, Default)]
-struct Fnv;
+pub(crate) struct Fnv;
 
-struct FnvHasher(u64);
+pub(crate) struct FnvHasher(u64);
 
 impl std::hash::BuildHasher for Fnv {
     type Hasher = FnvHasher;
@@ -912,7 +912,7 @@ fn intern_space(space: &str) -> &'static str {
 /// The state space a qualifier names, folding sub-qualifiers
 /// (`.shared::cluster` is `.shared`).
 fn space_of(q: &str) -> Option<&'static str> {
-    let base = q.split("::").next().unwrap_or(q);
+    let base = q.as_bytes().iter().position(|&b| b == b':').map_or(q, |i| &q[..i]);
     Some(match base {
         ".shared" => ".shared",
         ".global" => ".global",

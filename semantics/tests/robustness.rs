@@ -10,7 +10,7 @@
 //! Failing inputs are written under the target's tmp folder.
 
 use ptx_semantics::check::{check_module, Options};
-use ptx_semantics::ptx::{parse, print};
+use ptx_semantics::ptx::{parse, print, Item, Module};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -318,7 +318,7 @@ fn run_one(src: &str) -> Result<Outcome, String> {
             let text = print(&module);
             match parse(&text) {
                 Ok(back) if back == module => Ok(Outcome::Parsed),
-                Ok(_) => Err("parse(print(m)) differs from m".to_string()),
+                Ok(back) => Err(first_difference(&module, &back)),
                 Err(e) => Err(format!(
                     "printed text fails to parse at offset {}: {}",
                     e.at, e.message
@@ -337,6 +337,30 @@ fn run_one(src: &str) -> Result<Outcome, String> {
             Err(format!("panic: {msg}"))
         }
     }
+}
+
+/// The first top-level item where a module and its reprint differ.
+fn first_difference(a: &Module, b: &Module) -> String {
+    let show = |item: &Item| {
+        let text = print(&Module {
+            items: vec![item.clone()],
+        });
+        text.chars().take(2000).collect::<String>()
+    };
+    for (i, (x, y)) in a.items.iter().zip(&b.items).enumerate() {
+        if x != y {
+            return format!(
+                "parse(print(m)) differs from m at item {i}:\n{}\n--- reads back as ---\n{}",
+                show(x),
+                show(y)
+            );
+        }
+    }
+    format!(
+        "parse(print(m)) has {} items, m has {}",
+        b.items.len(),
+        a.items.len()
+    )
 }
 
 fn save_failure(index: u64, input: &[u8]) -> PathBuf {
@@ -875,46 +899,4 @@ fn inputs_are_reproducible() {
         make_input(DEFAULT_SEED, 0, &seeds),
         make_input(DEFAULT_SEED, 1, &seeds)
     );
-}
-
-#[test]
-#[ignore]
-fn tmp_explain() {
-    let p = std::env::var("F").unwrap();
-    let src = std::fs::read_to_string(&p).unwrap();
-    let m = parse(&src).unwrap();
-    let text = print(&m);
-    let back = parse(&text).unwrap();
-    fn walk_items(a: &ptx_semantics::ptx::Module, b: &ptx_semantics::ptx::Module, text: &str) {
-        for (x, y) in a.items.iter().zip(&b.items) {
-            if x != y {
-                if let (
-                    ptx_semantics::ptx::Item::Function(f),
-                    ptx_semantics::ptx::Item::Function(g),
-                ) = (x, y)
-                {
-                    if f.body.is_some() && g.body.is_some() {
-                        for (s, t) in f
-                            .body
-                            .as_ref()
-                            .unwrap()
-                            .iter()
-                            .zip(g.body.as_ref().unwrap())
-                        {
-                            if s != t {
-                                println!("STMT\n{s:?}\n{t:?}");
-                                return;
-                            }
-                        }
-                    }
-                    println!("FUNC hdr differ {:?}\n{:?}", f.directives, g.directives);
-                }
-                println!("ITEM\n{x:?}\n{y:?}");
-                return;
-            }
-        }
-        println!("counts {} {}", a.items.len(), b.items.len());
-        let _ = text;
-    }
-    walk_items(&m, &back, &text);
 }

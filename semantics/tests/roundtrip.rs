@@ -854,13 +854,18 @@ fn roundtrip_property(m: GenModule) -> TestResult {
 
 #[test]
 fn generated_modules_roundtrip() {
+    // `PTX_ROUNDTRIP_CASES` runs more.
+    let cases = std::env::var("PTX_ROUNDTRIP_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000u64);
     let passed = QuickCheck::new()
-        .tests(10_000)
-        .max_tests(10_000)
+        .tests(cases)
+        .max_tests(cases)
         .rng(Gen::new(24))
         .quicktest(roundtrip_property as fn(GenModule) -> TestResult)
         .unwrap_or_else(|r| panic!("{r:?}"));
-    assert!(passed >= 10_000, "only {passed} cases ran");
+    assert!(passed >= cases, "only {passed} of {cases} cases ran");
 }
 
 /// A few fixed seeds, so a failure can be reproduced exactly.

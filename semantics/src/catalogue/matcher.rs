@@ -30,10 +30,11 @@ impl<'a> Binding<'a> {
 
     /// The qualifier that filled a slot (`"dtype"` or `".dtype"`).
     pub fn get(&self, slot: &str) -> Option<&'a str> {
-        let slot = slot.trim_start_matches('.');
+        // Part names always carry their leading dot.
+        let slot = slot.strip_prefix('.').unwrap_or(slot);
         self.values
             .iter()
-            .find(|(p, _)| p.trim_start_matches('.') == slot)
+            .find(|(p, _)| p.len() == slot.len() + 1 && &p[1..] == slot)
             .map(|(_, q)| *q)
     }
 

@@ -162,7 +162,7 @@ impl Rule {
 pub struct Catalogue {
     pub forms: Vec<Form>,
     /// Indices into `forms` by opcode (first word).
-    by_opcode: std::collections::HashMap<String, Vec<usize>>,
+    by_opcode: std::collections::HashMap<String, Vec<usize>, crate::check::Fnv>,
 }
 
 impl Catalogue {
@@ -176,7 +176,7 @@ impl Catalogue {
                 .flat_map(|family| family.iter())
                 .filter_map(|row| Form::parse(row).ok())
                 .collect();
-            let mut by_opcode: std::collections::HashMap<String, Vec<usize>> = Default::default();
+            let mut by_opcode: std::collections::HashMap<String, Vec<usize>, crate::check::Fnv> = Default::default();
             for (i, f) in forms.iter().enumerate() {
                 by_opcode.entry(f.opcode.clone()).or_default().push(i);
             }
