@@ -75,11 +75,14 @@ impl Rng {
 
 /// Targets and PTX versions the corpus spans.
 pub const TARGETS: &[&str] = &["sm_80", "sm_90", "sm_100a"];
-pub const VERSIONS: &[&str] = &["7.0", "7.4", "7.6", "7.8", "8.0", "8.3", "8.5", "8.6", "8.7"];
+pub const VERSIONS: &[&str] = &[
+    "7.0", "7.4", "7.6", "7.8", "8.0", "8.3", "8.5", "8.6", "8.7",
+];
 
 /// Register types the kernel template declares (`.b128` only from PTX 8.3).
 const REG_TYPES: &[&str] = &[
-    ".pred", ".b16", ".b32", ".b64", ".u16", ".u32", ".u64", ".s16", ".s32", ".s64", ".f16", ".f32", ".f64", ".b128",
+    ".pred", ".b16", ".b32", ".b64", ".u16", ".u32", ".u64", ".s16", ".s32", ".s64", ".f16",
+    ".f32", ".f64", ".b128",
 ];
 
 /// The register of a declared type: `%t_b32_3`.
@@ -104,7 +107,10 @@ pub fn render(v: &Variant) -> String {
         if *ty == ".b128" && ptx < PtxVersion::new(8, 3) {
             continue;
         }
-        s.push_str(&format!("\t.reg {ty} %t_{}_<8>;\n", ty.trim_start_matches('.')));
+        s.push_str(&format!(
+            "\t.reg {ty} %t_{}_<8>;\n",
+            ty.trim_start_matches('.')
+        ));
     }
     s.push_str(&format!("\t{};\n\tret;\n}}\n", v.instr));
     s
@@ -112,7 +118,9 @@ pub fn render(v: &Variant) -> String {
 
 /// The register type that holds a value of type `want` most naturally.
 fn natural_reg(want: &str) -> &'static str {
-    let Some(t) = ptx_type(want) else { return ".b32" };
+    let Some(t) = ptx_type(want) else {
+        return ".b32";
+    };
     if let Some(r) = REG_TYPES.iter().find(|r| **r == t.name) {
         return r;
     }
@@ -139,7 +147,12 @@ fn sample(form: &Form, rng: &mut Rng) -> (Vec<String>, Vec<String>) {
             quals.push(q);
         }
     }
-    let get = |slot: &str| chosen.iter().find(|(n, _)| n == slot).map(|(_, q)| q.clone());
+    let get = |slot: &str| {
+        chosen
+            .iter()
+            .find(|(n, _)| n == slot)
+            .map(|(_, q)| q.clone())
+    };
     let space = quals
         .iter()
         .find(|q| {
@@ -194,18 +207,24 @@ fn operand_text(
         Want::Imm => {
             let name = spec.name.to_ascii_lowercase();
             if ty.starts_with(".f") && !name.contains("size") {
-                rng.pick(&["0f3F800000", "0d3FF0000000000000", "0f00000000"]).to_string()
+                rng.pick(&["0f3F800000", "0d3FF0000000000000", "0f00000000"])
+                    .to_string()
             } else if name.contains("size") {
                 rng.pick(&["4", "8", "16", "128", "256"]).to_string()
             } else {
-                rng.pick(&["0", "1", "4", "16", "31", "0x3210", "-1", "2"]).to_string()
+                rng.pick(&["0", "1", "4", "16", "31", "0x3210", "-1", "2"])
+                    .to_string()
             }
         }
         Want::Addr => address(space, rng),
         Want::TensorAddr => {
             let dim = quals
                 .iter()
-                .find_map(|q| q.strip_prefix('.').and_then(|d| d.strip_suffix('d')).and_then(|d| d.parse::<usize>().ok()))
+                .find_map(|q| {
+                    q.strip_prefix('.')
+                        .and_then(|d| d.strip_suffix('d'))
+                        .and_then(|d| d.parse::<usize>().ok())
+                })
                 .unwrap_or(2);
             let coords: Vec<String> = (0..dim).map(|k| reg(".b32", k)).collect();
             format!("[{}, {{{}}}]", reg(".b64", i), coords.join(", "))
@@ -272,7 +291,9 @@ fn join(opcode: &str, quals: &[String], ops: &[String]) -> String {
 /// A target, and a PTX version that knows it nine times in ten.
 fn pick_setting(rng: &mut Rng) -> (String, String) {
     let target = rng.pick(TARGETS).to_string();
-    let t = Target::parse(&target).map(|t| t.min_ptx()).unwrap_or(PtxVersion::new(7, 0));
+    let t = Target::parse(&target)
+        .map(|t| t.min_ptx())
+        .unwrap_or(PtxVersion::new(7, 0));
     let fitting: Vec<&str> = VERSIONS
         .iter()
         .copied()
@@ -293,7 +314,11 @@ pub fn generate(seed: u64, per_form: usize) -> Vec<Variant> {
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     let pool: Vec<String> = {
-        let mut all: Vec<String> = cat.forms.iter().flat_map(|f| f.qualifiers().map(|q| q.to_string())).collect();
+        let mut all: Vec<String> = cat
+            .forms
+            .iter()
+            .flat_map(|f| f.qualifiers().map(|q| q.to_string()))
+            .collect();
         all.sort();
         all.dedup();
         all
@@ -326,7 +351,9 @@ pub fn generate(seed: u64, per_form: usize) -> Vec<Variant> {
                         ptx: ptx.clone(),
                         instr: join(&form.opcode, &sampled.0, &sampled.1),
                     };
-                    if crate::check::check_source(render(&v).as_bytes(), &Default::default()).is_empty() {
+                    if crate::check::check_source(render(&v).as_bytes(), &Default::default())
+                        .is_empty()
+                    {
                         break;
                     }
                     sampled = sample(form, &mut rng);
@@ -387,7 +414,9 @@ pub fn generate(seed: u64, per_form: usize) -> Vec<Variant> {
                     }
                     7 if !o.is_empty() => {
                         let at = rng.below(o.len());
-                        o[at] = rng.pick(&["7", "[gvar]", "svar", "{%t_b32_1, %t_b32_2}", "%t_u64_3"]).to_string();
+                        o[at] = rng
+                            .pick(&["7", "[gvar]", "svar", "{%t_b32_1, %t_b32_2}", "%t_u64_3"])
+                            .to_string();
                         "swap-kind"
                     }
                     _ => {

@@ -35,7 +35,11 @@ pub enum LegalityCommand {
 
 pub fn run(cmd: LegalityCommand) -> Result<ExitCode> {
     match cmd {
-        LegalityCommand::Gen { out, seed, per_form } => {
+        LegalityCommand::Gen {
+            out,
+            seed,
+            per_form,
+        } => {
             let variants = generate(seed, per_form);
             std::fs::create_dir_all(out.join("kernels"))?;
             let mut lines = String::new();
@@ -84,7 +88,9 @@ pub struct Report {
 
 impl Report {
     pub fn totals(&self) -> (usize, usize) {
-        self.per_family.values().fold((0, 0), |(a, t), (x, y)| (a + x, t + y))
+        self.per_family
+            .values()
+            .fold((0, 0), |(a, t), (x, y)| (a + x, t + y))
     }
 
     pub fn passes(&self) -> bool {
@@ -95,10 +101,17 @@ impl Report {
     pub fn table(&self) -> String {
         let mut s = String::from("family                          agree   total   agreement\n");
         for (f, (a, t)) in &self.per_family {
-            s.push_str(&format!("{f:<30} {a:>7} {t:>7}   {:>6.2}%\n", 100.0 * *a as f64 / (*t).max(1) as f64));
+            s.push_str(&format!(
+                "{f:<30} {a:>7} {t:>7}   {:>6.2}%\n",
+                100.0 * *a as f64 / (*t).max(1) as f64
+            ));
         }
         let (a, t) = self.totals();
-        s.push_str(&format!("{:<30} {a:>7} {t:>7}   {:>6.2}%\n", "all", 100.0 * a as f64 / t.max(1) as f64));
+        s.push_str(&format!(
+            "{:<30} {a:>7} {t:>7}   {:>6.2}%\n",
+            "all",
+            100.0 * a as f64 / t.max(1) as f64
+        ));
         s.push_str(&format!(
             "listed divergences: {}; unlisted disagreements: {}; stale list entries: {}; ptxas crashes (no verdict): {}\n",
             self.listed,
@@ -111,11 +124,15 @@ impl Report {
 }
 
 fn read_jsonl<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| serde_json::from_str(l).with_context(|| format!("{}:{}: bad JSON line", path.display(), i + 1)))
+        .map(|(i, l)| {
+            serde_json::from_str(l)
+                .with_context(|| format!("{}:{}: bad JSON line", path.display(), i + 1))
+        })
         .collect()
 }
 
@@ -134,9 +151,14 @@ pub fn compare(corpus: &Path) -> Result<Report> {
     };
     let mut still = std::collections::HashSet::new();
     for v in &variants {
-        let Some(verdict) = verdicts.get(v.id.as_str()) else { continue };
+        let Some(verdict) = verdicts.get(v.id.as_str()) else {
+            continue;
+        };
         if verdict.rc < 0 {
-            report.crashes.push(format!("{}\t{}\t{} {}\tptxas killed by signal {}", v.id, v.instr, v.target, v.ptx, -verdict.rc));
+            report.crashes.push(format!(
+                "{}\t{}\t{} {}\tptxas killed by signal {}",
+                v.id, v.instr, v.target, v.ptx, -verdict.rc
+            ));
             continue;
         }
         let ptxas_ok = verdict.rc == 0;
@@ -153,18 +175,29 @@ pub fn compare(corpus: &Path) -> Result<Report> {
             still.insert(v.id.clone());
             continue;
         }
-        let ours = findings.first().map(|d| d.message.clone()).unwrap_or_else(|| "legal".into());
+        let ours = findings
+            .first()
+            .map(|d| d.message.clone())
+            .unwrap_or_else(|| "legal".into());
         report.disagreements.push(format!(
             "{}\t{}\t{} {}\tptxas: {}\tconform: {}",
             v.id,
             v.instr,
             v.target,
             v.ptx,
-            if ptxas_ok { "legal".to_string() } else { verdict.msg.clone() },
+            if ptxas_ok {
+                "legal".to_string()
+            } else {
+                verdict.msg.clone()
+            },
             ours
         ));
     }
-    report.stale = divergences.keys().filter(|k| !still.contains(*k)).cloned().collect();
+    report.stale = divergences
+        .keys()
+        .filter(|k| !still.contains(*k))
+        .cloned()
+        .collect();
     Ok(report)
 }
 
@@ -176,6 +209,9 @@ fn read_divergences(path: &Path) -> Result<HashMap<String, String>> {
     Ok(text
         .lines()
         .filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty())
-        .filter_map(|l| l.split_once('\t').map(|(a, b)| (a.trim().to_string(), b.trim().to_string())))
+        .filter_map(|l| {
+            l.split_once('\t')
+                .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
+        })
         .collect())
 }

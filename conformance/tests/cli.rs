@@ -38,7 +38,10 @@ macro_rules! code {
 
 #[test]
 fn legal_file_exits_zero_silently() {
-    let f = temp_file("ok.ptx", &kernel("\tcvt.rn.f16.f32 %h1, %f1;", "8.0", "sm_90"));
+    let f = temp_file(
+        "ok.ptx",
+        &kernel("\tcvt.rn.f16.f32 %h1, %f1;", "8.0", "sm_90"),
+    );
     let out = conform(&["check", f.to_str().unwrap()]);
     assert_eq!(code!(out), 0, "{}", String::from_utf8_lossy(&out.stdout));
     assert!(out.stdout.is_empty());
@@ -47,14 +50,24 @@ fn legal_file_exits_zero_silently() {
 #[test]
 fn illegal_file_reports_location_caret_rule_and_section() {
     // cvt from f32 to f16 must round (PTX ISA 9.7.9.21).
-    let f = temp_file("bad.ptx", &kernel("\tcvt.f16.f32 %h1, %f1;", "8.0", "sm_90"));
+    let f = temp_file(
+        "bad.ptx",
+        &kernel("\tcvt.f16.f32 %h1, %f1;", "8.0", "sm_90"),
+    );
     let out = conform(&["check", f.to_str().unwrap()]);
     assert_eq!(code!(out), 1);
     let text = String::from_utf8_lossy(&out.stdout);
     let first = text.lines().next().unwrap();
-    assert!(first.starts_with(&format!("{}:11:2: error: ", f.display())), "{text}");
+    assert!(
+        first.starts_with(&format!("{}:11:2: error: ", f.display())),
+        "{text}"
+    );
     assert!(text.contains("  | \tcvt.f16.f32 %h1, %f1;"), "{text}");
-    assert!(text.lines().any(|l| l.trim_start_matches("  | ").trim() == "^".repeat("cvt.f16.f32".len())), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start_matches("  | ").trim() == "^".repeat("cvt.f16.f32".len())),
+        "{text}"
+    );
     assert!(text.contains("= rule: "), "{text}");
     assert!(text.contains("PTX ISA 9.7.9.21"), "{text}");
 }
@@ -86,7 +99,10 @@ fn syntax_errors_are_located_not_panics() {
 #[test]
 fn usage_errors_exit_two() {
     assert_eq!(code!(conform(&["check"])), 2);
-    assert_eq!(code!(conform(&["check", "--target", "sm_nine", "x.ptx"])), 2);
+    assert_eq!(
+        code!(conform(&["check", "--target", "sm_nine", "x.ptx"])),
+        2
+    );
     assert_eq!(code!(conform(&["check", "--ptx", "eight", "x.ptx"])), 2);
     assert_eq!(code!(conform(&["check", "/no/such/file.ptx"])), 2);
     assert_eq!(code!(conform(&["no-such-command"])), 2);
@@ -94,7 +110,14 @@ fn usage_errors_exit_two() {
 
 #[test]
 fn json_output_is_one_object_per_finding() {
-    let f = temp_file("json.ptx", &kernel("\tcvt.f16.f32 %h1, %f1;\n\tprmt.b16 %r1, %r2, %r3, %r1;", "8.0", "sm_90"));
+    let f = temp_file(
+        "json.ptx",
+        &kernel(
+            "\tcvt.f16.f32 %h1, %f1;\n\tprmt.b16 %r1, %r2, %r3, %r1;",
+            "8.0",
+            "sm_90",
+        ),
+    );
     let out = conform(&["check", "--json", f.to_str().unwrap()]);
     assert_eq!(code!(out), 1);
     let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
@@ -125,9 +148,20 @@ fn agrees_with_ptxas_on_the_legality_corpus() {
     println!("{}", report.table());
     let (agree, total) = report.totals();
     assert!(total >= 5000, "corpus too small: {total}");
-    assert!(report.disagreements.is_empty(), "unlisted disagreements:\n{}", report.disagreements.join("\n"));
-    assert!(report.stale.is_empty(), "divergence entries that now agree: {:?}", report.stale);
-    assert!(agree * 100 >= total * 99, "agreement {agree}/{total} below 99%");
+    assert!(
+        report.disagreements.is_empty(),
+        "unlisted disagreements:\n{}",
+        report.disagreements.join("\n")
+    );
+    assert!(
+        report.stale.is_empty(),
+        "divergence entries that now agree: {:?}",
+        report.stale
+    );
+    assert!(
+        agree * 100 >= total * 99,
+        "agreement {agree}/{total} below 99%"
+    );
 }
 
 /// Every kernel of the corpus is rebuilt from its record exactly as it was
@@ -135,9 +169,13 @@ fn agrees_with_ptxas_on_the_legality_corpus() {
 #[test]
 fn corpus_kernels_render_deterministically() {
     let text = std::fs::read_to_string(repo().join("corpus/legality/variants.jsonl")).unwrap();
-    let first: ptx_conformance::legality::Variant = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let first: ptx_conformance::legality::Variant =
+        serde_json::from_str(text.lines().next().unwrap()).unwrap();
     let a = ptx_conformance::legality::render(&first);
     assert_eq!(a, ptx_conformance::legality::render(&first));
     assert!(a.contains(&format!("\t{};\n", first.instr)));
-    assert!(a.starts_with(&format!(".version {}\n.target {}\n", first.ptx, first.target)));
+    assert!(a.starts_with(&format!(
+        ".version {}\n.target {}\n",
+        first.ptx, first.target
+    )));
 }

@@ -23,7 +23,10 @@ fn build_module() -> String {
             let text = std::fs::read_to_string(f).expect("read");
             for line in text.lines() {
                 let t = line.trim_start();
-                if t.starts_with(".version") || t.starts_with(".target") || t.starts_with(".address_size") {
+                if t.starts_with(".version")
+                    || t.starts_with(".target")
+                    || t.starts_with(".address_size")
+                {
                     continue;
                 }
                 out.push_str(line);
@@ -61,6 +64,14 @@ fn main() {
     both.sort_by(f64::total_cmp);
     let (p, b) = (parse_only[4], both[4]);
     println!("module: {lines} lines, {mb:.2} MB");
-    println!("parse:         median {:.1} ms, {:.1} MB/s", p * 1e3, mb / p);
-    println!("parse + check: median {:.1} ms, {:.1} MB/s", b * 1e3, mb / b);
+    println!(
+        "parse:         median {:.1} ms, {:.1} MB/s",
+        p * 1e3,
+        mb / p
+    );
+    println!(
+        "parse + check: median {:.1} ms, {:.1} MB/s",
+        b * 1e3,
+        mb / b
+    );
 }

@@ -28,7 +28,13 @@ pub struct Diagnostic {
 pub struct Options {
     pub ptx: Option<PtxVersion>,
     pub target: Option<Target>,
+    /// Threads to check functions on: `None` for as many as the machine
+    /// has, for modules large enough to be worth it.
+    pub threads: Option<usize>,
 }
+
+/// Modules with fewer statements than this are checked on one thread.
+const PARALLEL_THRESHOLD: usize = 8192;
 
 /// Checks a parsed module.
 pub fn check_module(module: &Module, options: &Options) -> Vec<Diagnostic> {
@@ -58,12 +64,76 @@ pub fn check_module(module: &Module, options: &Options) -> Vec<Diagnostic> {
             _ => {}
         }
     }
-    for item in &module.items {
-        if let Item::Function(f) = item {
+    let functions: Vec<&Function> = module
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Function(f) => Some(&**f),
+            _ => None,
+        })
+        .collect();
+    let weight = |f: &Function| f.body.as_ref().map_or(1, |b| b.len() + 1);
+    let total: usize = functions.iter().map(|f| weight(f)).sum();
+    let workers = match options.threads {
+        Some(n) => n.max(1),
+        None if total < PARALLEL_THRESHOLD => 1,
+        None => std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(8),
+    };
+    if workers < 2 || functions.len() < 2 {
+        for f in &functions {
             c.function(f);
         }
+        return c.diags;
     }
-    c.diags
+    // Functions are independent: check contiguous runs of them on several
+    // threads and keep the findings in source order.
+    let mut chunks: Vec<&[&Function]> = Vec::new();
+    let per = total.div_ceil(workers);
+    let (mut start, mut acc) = (0, 0);
+    for (i, f) in functions.iter().enumerate() {
+        acc += weight(f);
+        if acc >= per {
+            chunks.push(&functions[start..=i]);
+            start = i + 1;
+            acc = 0;
+        }
+    }
+    if start < functions.len() {
+        chunks.push(&functions[start..]);
+    }
+    let base = &c;
+    let results: Vec<Vec<Diagnostic>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = chunks
+            .iter()
+            .map(|chunk| {
+                scope.spawn(move || {
+                    let mut w = base.fork();
+                    for f in chunk.iter() {
+                        w.function(f);
+                    }
+                    w.diags
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .zip(&chunks)
+            .map(|(h, chunk)| {
+                h.join().unwrap_or_else(|_| {
+                    let mut w = base.fork();
+                    for f in chunk.iter() {
+                        w.function(f);
+                    }
+                    w.diags
+                })
+            })
+            .collect()
+    });
+    let mut diags = c.diags;
+    diags.extend(results.into_iter().flatten());
+    diags
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -85,7 +155,7 @@ struct Checker<'c> {
     address_bits: u32,
     /// The forms each distinct opcode-and-qualifiers string resolves to
     /// (qualifier rules do not depend on operands, so this is exact).
-    resolved: HashMap<String, std::rc::Rc<Vec<Binding<'static>>>, Fnv>,
+    resolved: HashMap<String, std::sync::Arc<Vec<Binding<'static>>>, Fnv>,
     /// A reusable buffer for the opcode-and-qualifiers key.
     key: String,
     /// Trying candidate forms: failures need no message.
@@ -140,7 +210,9 @@ fn special_register(name: &str) -> bool {
     }
     let base = name.split_once('.').map_or(name, |(b, _)| b);
     match bytes[1] {
-        b't' | b'n' | b'l' | b'w' | b'c' | b's' | b'g' | b'i' | b'a' | b'd' => SPECIAL_REGISTERS.contains(&base),
+        b't' | b'n' | b'l' | b'w' | b'c' | b's' | b'g' | b'i' | b'a' | b'd' => {
+            SPECIAL_REGISTERS.contains(&base)
+        }
         b'e' => base.starts_with("%envreg"),
         b'p' => base.starts_with("%pm"),
         b'r' => base.starts_with("%reserved_smem_offset_"),
@@ -149,6 +221,22 @@ fn special_register(name: &str) -> bool {
 }
 
 impl<'c> Checker<'c> {
+    /// A checker for other functions of the same module: same header
+    /// facts and globals, its own findings and caches.
+    fn fork(&self) -> Checker<'c> {
+        Checker {
+            cat: self.cat,
+            diags: Vec::new(),
+            ptx: self.ptx,
+            target: self.target,
+            globals: self.globals.clone(),
+            address_bits: self.address_bits,
+            resolved: HashMap::default(),
+            key: String::new(),
+            quiet: false,
+        }
+    }
+
     fn diag(
         &mut self,
         span: Span,
@@ -330,7 +418,10 @@ impl<'c> Checker<'c> {
                 ),
             }
         }
-        if !self.cat.knows_opcode(&ins.opcode) || ((ins.opcode == "cp" || ins.opcode == "tensormap") && crate::opcodes::outside_catalogue(ins)) {
+        if !self.cat.knows_opcode(&ins.opcode)
+            || ((ins.opcode == "cp" || ins.opcode == "tensormap")
+                && crate::opcodes::outside_catalogue(ins))
+        {
             if !crate::opcodes::is_ptx_opcode(&ins.opcode) {
                 self.diag(
                     ins.opcode_span,
@@ -352,7 +443,7 @@ impl<'c> Checker<'c> {
                 let quals: Vec<&str> = ins.quals.iter().map(|q| q.as_str()).collect();
                 match Catalogue::get().resolve_all(&ins.opcode, &quals) {
                     Ok(c) => {
-                        let c = std::rc::Rc::new(c);
+                        let c = std::sync::Arc::new(c);
                         self.resolved.insert(self.key.clone(), c.clone());
                         c
                     }
@@ -390,7 +481,9 @@ impl<'c> Checker<'c> {
         self.requirement(ins, form, &form.since, "this instruction");
         for (what, req) in &form.needs {
             let applies = match what.as_bytes().contains(&b'=') {
-                true => what.split_once('=').is_some_and(|(slot, value)| binding.is(slot, value)),
+                true => what
+                    .split_once('=')
+                    .is_some_and(|(slot, value)| binding.is(slot, value)),
                 false => binding.has(what),
             };
             if applies {
@@ -514,7 +607,9 @@ impl<'c> Checker<'c> {
                         form.row.syntax
                     ),
                     MismatchKind::Duplicate(q) => format!("`{op}`: qualifier `{q}` given twice"),
-                    MismatchKind::NameOrder(name) => format!("`{op}`: the instruction name `{name}` must come first, in this order"),
+                    MismatchKind::NameOrder(name) => format!(
+                        "`{op}`: the instruction name `{name}` must come first, in this order"
+                    ),
                     MismatchKind::Combination => format!(
                         "`{op}`: qualifiers do not fit the form `{}` in this order or combination",
                         form.row.syntax
@@ -527,12 +622,7 @@ impl<'c> Checker<'c> {
 
     /// Checks operands; records immediates in the binding. False when an
     /// error was reported.
-    fn operands(
-        &mut self,
-        ins: &Instruction,
-        b: &mut Binding,
-        scope: &[Scope],
-    ) -> bool {
+    fn operands(&mut self, ins: &Instruction, b: &mut Binding, scope: &[Scope]) -> bool {
         let form = b.form;
         let section = Some(form.row.section);
         let mut present = [false; 32];
@@ -581,11 +671,17 @@ impl<'c> Checker<'c> {
         let spaces: Vec<&str> = ins.quals.iter().filter_map(|q| space_of(q)).collect();
         let mut memory_index = 0;
         let mut actual = ins.operands.iter();
-        for (spec, _) in form.operands.iter().zip(present.iter()).filter(|(_, p)| **p) {
+        for (spec, _) in form
+            .operands
+            .iter()
+            .zip(present.iter())
+            .filter(|(_, p)| **p)
+        {
             let Some(op) = actual.next() else { break };
             let want_ty = resolve_type(spec.ty.as_ref(), b);
             let addresses_memory = matches!(op.kind, OperandKind::Addr(_))
-                || (matches!(op.kind, OperandKind::Name(_) | OperandKind::NameOffset(..)) && spec.kinds.contains(&Want::Sym));
+                || (matches!(op.kind, OperandKind::Name(_) | OperandKind::NameOffset(..))
+                    && spec.kinds.contains(&Want::Sym));
             if addresses_memory {
                 let expected = spaces.get(memory_index).copied().or_else(|| {
                     let n = spec.name.to_ascii_lowercase();
@@ -596,7 +692,12 @@ impl<'c> Checker<'c> {
                     if self.quiet {
                         return false;
                     }
-                    self.diag(op.span, "state-space", section, format!("`{}` operand `{}`: {msg}", ins.full_opcode(), spec.name));
+                    self.diag(
+                        op.span,
+                        "state-space",
+                        section,
+                        format!("`{}` operand `{}`: {msg}", ins.full_opcode(), spec.name),
+                    );
                     return false;
                 }
             }
@@ -614,8 +715,12 @@ impl<'c> Checker<'c> {
             }
             match &op.kind {
                 OperandKind::Imm(Expr::Int(v)) => b.imms.push((spec.name.as_str(), *v)),
-                OperandKind::Imm(Expr::F32(bits)) => b.float_imms.push((spec.name.as_str(), f32::from_bits(*bits) as f64)),
-                OperandKind::Imm(Expr::F64(bits)) => b.float_imms.push((spec.name.as_str(), f64::from_bits(*bits))),
+                OperandKind::Imm(Expr::F32(bits)) => b
+                    .float_imms
+                    .push((spec.name.as_str(), f32::from_bits(*bits) as f64)),
+                OperandKind::Imm(Expr::F64(bits)) => b
+                    .float_imms
+                    .push((spec.name.as_str(), f64::from_bits(*bits))),
                 _ => {}
             }
         }
@@ -656,11 +761,19 @@ impl<'c> Checker<'c> {
                 let sty = special_register_type(n);
                 // PTX ISA 10: `%tid`, `%ntid`, `%ctaid`, `%nctaid` were
                 // `.v4.u16` in PTX 1.x; 16-bit moves from them stay legal.
-                let legacy16 = matches!(n.split('.').next(), Some("%tid" | "%ntid" | "%ctaid" | "%nctaid"))
-                    && ty.and_then(crate::catalogue::types::ptx_type).is_some_and(|t| t.bits == 16 && t.kind != crate::catalogue::types::TypeKind::Float);
+                let legacy16 = matches!(
+                    n.split('.').next(),
+                    Some("%tid" | "%ntid" | "%ctaid" | "%nctaid")
+                ) && ty.and_then(crate::catalogue::types::ptx_type).is_some_and(
+                    |t| t.bits == 16 && t.kind != crate::catalogue::types::TypeKind::Float,
+                );
                 match ty {
-                    Some(t) if !legacy16 && !register_fits(sty, t, crate::catalogue::Fit::Exact) => {
-                        Err(format!("special register `{n}` is `{sty}`, which does not fit type `{t}`"))
+                    Some(t)
+                        if !legacy16 && !register_fits(sty, t, crate::catalogue::Fit::Exact) =>
+                    {
+                        Err(format!(
+                            "special register `{n}` is `{sty}`, which does not fit type `{t}`"
+                        ))
                     }
                     _ => Ok(()),
                 }
@@ -700,7 +813,9 @@ impl<'c> Checker<'c> {
                 None => Err(format!("`{n}` is not declared")),
             },
             OperandKind::NameOffset(n, _) => match self.lookup(n, scope) {
-                Some(sym @ (Symbol::Var(_) | Symbol::EntryParam)) if wants(Want::Sym) => self.address_width(n, &sym, ty),
+                Some(sym @ (Symbol::Var(_) | Symbol::EntryParam)) if wants(Want::Sym) => {
+                    self.address_width(n, &sym, ty)
+                }
                 Some(_) => Err(format!("`{n}+offset` is not allowed here")),
                 None => Err(format!("`{n}` is not declared")),
             },
@@ -719,13 +834,22 @@ impl<'c> Checker<'c> {
                         describe_kinds(kinds)
                     ));
                 }
-                let kind = ty.and_then(crate::catalogue::types::ptx_type).map(|t| t.kind);
+                let kind = ty
+                    .and_then(crate::catalogue::types::ptx_type)
+                    .map(|t| t.kind);
                 use crate::catalogue::types::TypeKind;
                 match (e, kind) {
-                    (Expr::Int(_), Some(TypeKind::Float)) => Err(format!("an integer constant cannot stand for type `{}`", ty.unwrap_or(""))),
-                    (Expr::F32(_) | Expr::F64(_), Some(TypeKind::Unsigned | TypeKind::Signed | TypeKind::Pred)) => {
-                        Err(format!("a floating-point constant cannot stand for type `{}`", ty.unwrap_or("")))
-                    }
+                    (Expr::Int(_), Some(TypeKind::Float)) => Err(format!(
+                        "an integer constant cannot stand for type `{}`",
+                        ty.unwrap_or("")
+                    )),
+                    (
+                        Expr::F32(_) | Expr::F64(_),
+                        Some(TypeKind::Unsigned | TypeKind::Signed | TypeKind::Pred),
+                    ) => Err(format!(
+                        "a floating-point constant cannot stand for type `{}`",
+                        ty.unwrap_or("")
+                    )),
                     (Expr::Int(_) | Expr::F32(_) | Expr::F64(_), _) => Ok(()),
                     _ => Err("expected a constant".into()),
                 }
@@ -735,12 +859,19 @@ impl<'c> Checker<'c> {
                 if let Some(coords) = &a.coords {
                     // PTX ISA 9.7.9.25.5: one coordinate per dimension; the
                     // gather4/scatter4 modes take five (a column and four rows).
-                    let dims = b.values.iter().find_map(|(_, q)| q.strip_prefix('.').and_then(|d| d.strip_suffix('d')).and_then(|d| d.parse::<usize>().ok()));
+                    let dims = b.values.iter().find_map(|(_, q)| {
+                        q.strip_prefix('.')
+                            .and_then(|d| d.strip_suffix('d'))
+                            .and_then(|d| d.parse::<usize>().ok())
+                    });
                     let four = b.has(".tile::gather4") || b.has(".tile::scatter4");
                     let want = if four { Some(5) } else { dims };
                     if let Some(n) = want {
                         if coords.len() != n {
-                            return Err(format!("expects {n} tensor coordinates, found {}", coords.len()));
+                            return Err(format!(
+                                "expects {n} tensor coordinates, found {}",
+                                coords.len()
+                            ));
                         }
                     }
                 }
@@ -806,23 +937,44 @@ impl<'c> Checker<'c> {
     /// The address of a variable or function in a register of type `ty`:
     /// 64-bit, or 32-bit for `.shared` variables (whose window is 32-bit).
     fn address_width(&self, name: &str, sym: &Symbol, ty: Option<&str>) -> Result<(), String> {
-        let Some(t) = ty.and_then(crate::catalogue::types::ptx_type) else { return Ok(()) };
+        let Some(t) = ty.and_then(crate::catalogue::types::ptx_type) else {
+            return Ok(());
+        };
         use crate::catalogue::types::TypeKind;
-        if !matches!(t.kind, TypeKind::Bits | TypeKind::Unsigned | TypeKind::Signed) {
-            return Err(format!("the address of `{name}` cannot be held in type `{}`", t.name));
+        if !matches!(
+            t.kind,
+            TypeKind::Bits | TypeKind::Unsigned | TypeKind::Signed
+        ) {
+            return Err(format!(
+                "the address of `{name}` cannot be held in type `{}`",
+                t.name
+            ));
         }
         let shared = matches!(sym, Symbol::Var(".shared"));
         if t.bits == 32 && self.address_bits == 64 && !shared {
-            return Err(format!("the address of `{name}` is 64-bit under `.address_size 64`; `{}` is 32-bit", t.name));
+            return Err(format!(
+                "the address of `{name}` is 64-bit under `.address_size 64`; `{}` is 32-bit",
+                t.name
+            ));
         }
         Ok(())
     }
 
     /// A variable used as an address must live in the state space the
     /// instruction addresses; kernel parameters are read-only.
-    fn memory_space(&self, ins: &Instruction, op: &Operand, expected: Option<&str>, scope: &[Scope]) -> Result<(), String> {
+    fn memory_space(
+        &self,
+        ins: &Instruction,
+        op: &Operand,
+        expected: Option<&str>,
+        scope: &[Scope],
+    ) -> Result<(), String> {
         let name = match &op.kind {
-            OperandKind::Addr(Address { base: Some(b), coords: None, .. }) => b,
+            OperandKind::Addr(Address {
+                base: Some(b),
+                coords: None,
+                ..
+            }) => b,
             OperandKind::Name(n) | OperandKind::NameOffset(n, _) => n,
             _ => return Ok(()),
         };
@@ -830,26 +982,23 @@ impl<'c> Checker<'c> {
             Some(Symbol::Var(s)) => s,
             Some(Symbol::EntryParam) => {
                 if ins.opcode == "st" {
-                    return Err(format!("`{name}` is a kernel parameter, which is read-only"));
+                    return Err(format!(
+                        "`{name}` is a kernel parameter, which is read-only"
+                    ));
                 }
                 ".param"
             }
             _ => return Ok(()),
         };
         match expected {
-            Some(e) if space_of(space) != Some(e) => {
-                Err(format!("`{name}` is in `{space}`, but this operand addresses `{e}`"))
-            }
+            Some(e) if space_of(space) != Some(e) => Err(format!(
+                "`{name}` is in `{space}`, but this operand addresses `{e}`"
+            )),
             _ => Ok(()),
         }
     }
 
-    fn register_of(
-        &self,
-        op: &Operand,
-        ty: &str,
-        scope: &[Scope],
-    ) -> Result<(), String> {
+    fn register_of(&self, op: &Operand, ty: &str, scope: &[Scope]) -> Result<(), String> {
         let name = match &op.kind {
             OperandKind::Name(n) | OperandKind::Not(n) => n,
             _ => return Err(format!("expected a `{ty}` register")),
@@ -905,14 +1054,20 @@ fn intern_type(ty: &str) -> &'static str {
 
 /// A state space as a static name.
 fn intern_space(space: &str) -> &'static str {
-    const SPACES: &[&str] = &[".reg", ".sreg", ".const", ".global", ".local", ".param", ".shared", ".tex"];
+    const SPACES: &[&str] = &[
+        ".reg", ".sreg", ".const", ".global", ".local", ".param", ".shared", ".tex",
+    ];
     SPACES.iter().copied().find(|s| *s == space).unwrap_or("?")
 }
 
 /// The state space a qualifier names, folding sub-qualifiers
 /// (`.shared::cluster` is `.shared`).
 fn space_of(q: &str) -> Option<&'static str> {
-    let base = q.as_bytes().iter().position(|&b| b == b':').map_or(q, |i| &q[..i]);
+    let base = q
+        .as_bytes()
+        .iter()
+        .position(|&b| b == b':')
+        .map_or(q, |i| &q[..i]);
     Some(match base {
         ".shared" => ".shared",
         ".global" => ".global",
@@ -977,4 +1132,41 @@ fn describe_kinds(kinds: &[Want]) -> String {
         })
         .collect();
     format!("expects {}", names.join(" or "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Checking on several threads finds exactly what one thread finds, in
+    /// the same order.
+    #[test]
+    fn threads_do_not_change_findings() {
+        let mut src = String::from(".version 8.0\n.target sm_90\n.address_size 64\n");
+        for i in 0..40 {
+            src.push_str(&format!(
+                ".visible .entry k{i}(.param .u64 p)\n{{\n\t.reg .b16 %h<3>;\n\t.reg .f32 %f<3>;\n\t.reg .b32 %r<3>;\n\
+                 \tcvt.rn.f16.f32 %h1, %f1;\n\tcvt.f16.f32 %h1, %f{};\n\tprmt.b32 %r1, %r2, %r{}, 0x3210;\n\tret;\n}}\n",
+                i % 3,
+                i % 5
+            ));
+        }
+        let m = crate::ptx::parse(&src).expect("parses");
+        let one = check_module(
+            &m,
+            &Options {
+                threads: Some(1),
+                ..Default::default()
+            },
+        );
+        let four = check_module(
+            &m,
+            &Options {
+                threads: Some(4),
+                ..Default::default()
+            },
+        );
+        assert!(one.len() >= 40, "{}", one.len());
+        assert_eq!(one, four);
+    }
 }

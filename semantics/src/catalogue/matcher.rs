@@ -90,8 +90,23 @@ pub enum MismatchKind {
 /// Words that, after the opcode, spell an instruction's name rather than
 /// qualify it.
 const NAME_WORDS: &[&str] = &[
-    ".async", ".bulk", ".tensor", ".reduce", ".prefetch", ".commit_group", ".wait_group", ".wait_all",
-    ".ld_reduce", ".st", ".red", ".replace", ".pack", ".to", ".fractional", ".range", ".cvt",
+    ".async",
+    ".bulk",
+    ".tensor",
+    ".reduce",
+    ".prefetch",
+    ".commit_group",
+    ".wait_group",
+    ".wait_all",
+    ".ld_reduce",
+    ".st",
+    ".red",
+    ".replace",
+    ".pack",
+    ".to",
+    ".fractional",
+    ".range",
+    ".cvt",
 ];
 
 /// The leading literal slots of a form that belong to its name, for the
@@ -131,7 +146,11 @@ pub fn match_qualifiers<'a>(form: &'a Form, quals: &[&str]) -> Result<Binding<'a
         return Ok(b);
     }
     let name = name_words(form);
-    if name.iter().enumerate().any(|(k, w)| quals.get(k) != Some(w)) {
+    if name
+        .iter()
+        .enumerate()
+        .any(|(k, w)| quals.get(k) != Some(w))
+    {
         return Err(Mismatch {
             score: -1,
             kind: MismatchKind::NameOrder(format!("{}{}", form.opcode, name.concat())),
@@ -142,7 +161,10 @@ pub fn match_qualifiers<'a>(form: &'a Form, quals: &[&str]) -> Result<Binding<'a
 
 fn match_inner<'a>(form: &'a Form, quals: &[&str]) -> Option<Binding<'a>> {
     if quals.iter().any(|q| !form.accepted.contains(*q))
-        || form.required_literals.iter().any(|l| !quals.contains(&l.as_str()))
+        || form
+            .required_literals
+            .iter()
+            .any(|l| !quals.contains(&l.as_str()))
     {
         return None;
     }
@@ -291,7 +313,10 @@ fn assign(
                 if filled[a] == usize::MAX || filled[b] == usize::MAX || filled[a] < filled[b] {
                     continue;
                 }
-                let (pa, pb) = (&form.slots[parts[a].0].parts[parts[a].1], &form.slots[parts[b].0].parts[parts[b].1]);
+                let (pa, pb) = (
+                    &form.slots[parts[a].0].parts[parts[a].1],
+                    &form.slots[parts[b].0].parts[parts[b].1],
+                );
                 if pa.choices.iter().any(|c| pb.choices.contains(c)) {
                     return false;
                 }

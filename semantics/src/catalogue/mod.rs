@@ -176,7 +176,8 @@ impl Catalogue {
                 .flat_map(|family| family.iter())
                 .filter_map(|row| Form::parse(row).ok())
                 .collect();
-            let mut by_opcode: std::collections::HashMap<String, Vec<usize>, crate::check::Fnv> = Default::default();
+            let mut by_opcode: std::collections::HashMap<String, Vec<usize>, crate::check::Fnv> =
+                Default::default();
             for (i, f) in forms.iter().enumerate() {
                 by_opcode.entry(f.opcode.clone()).or_default().push(i);
             }
@@ -208,18 +209,32 @@ impl Catalogue {
     /// closest miss. Operands and version requirements are the checker's
     /// business.
     pub fn resolve<'a>(&'a self, opcode: &str, quals: &[&str]) -> Result<Binding<'a>, Resolve<'a>> {
-        self.resolve_all(opcode, quals)
-            .and_then(|mut all| if all.is_empty() { Err(Resolve::UnknownOpcode) } else { Ok(all.swap_remove(0)) })
+        self.resolve_all(opcode, quals).and_then(|mut all| {
+            if all.is_empty() {
+                Err(Resolve::UnknownOpcode)
+            } else {
+                Ok(all.swap_remove(0))
+            }
+        })
     }
 
     /// Every form whose qualifier grammar and [`Then::Illegal`] rules accept
     /// the qualifiers, in catalogue order; when none does, the closest miss.
-    pub fn resolve_all<'a>(&'a self, opcode: &str, quals: &[&str]) -> Result<Vec<Binding<'a>>, Resolve<'a>> {
+    pub fn resolve_all<'a>(
+        &'a self,
+        opcode: &str,
+        quals: &[&str],
+    ) -> Result<Vec<Binding<'a>>, Resolve<'a>> {
         let forms = self.forms_of(opcode);
         let mut found = Vec::new();
         for form in forms.clone() {
             if let Some(b) = matcher::try_match(form, quals) {
-                if !form.row.rules.iter().any(|r| r.then == Then::Illegal && (r.when)(&b)) {
+                if !form
+                    .row
+                    .rules
+                    .iter()
+                    .any(|r| r.then == Then::Illegal && (r.when)(&b))
+                {
                     found.push(b);
                 }
             }
@@ -231,8 +246,17 @@ impl Catalogue {
         let mut best: Option<Resolve<'a>> = None;
         for form in forms {
             let miss = match matcher::match_qualifiers(form, quals) {
-                Ok(b) => match form.row.rules.iter().find(|r| r.then == Then::Illegal && (r.when)(&b)) {
-                    Some(rule) => Resolve::Rule { form, rule, score: 1000 },
+                Ok(b) => match form
+                    .row
+                    .rules
+                    .iter()
+                    .find(|r| r.then == Then::Illegal && (r.when)(&b))
+                {
+                    Some(rule) => Resolve::Rule {
+                        form,
+                        rule,
+                        score: 1000,
+                    },
                     None => continue,
                 },
                 Err(m) => Resolve::Qualifiers { form, mismatch: m },

@@ -76,12 +76,15 @@ const DIR_CP_ASYNC: Rule = Rule::illegal(
 );
 /// ptxas 13.0: "unexpected value ..., expected to be multiple of 16"; the
 /// spec: "size ... must be a multiple of 16".
-const SIZE_16: Rule = Rule::illegal("`size` must be a multiple of 16", |b| b.imm("size").is_some_and(|v| v % 16 != 0));
+const SIZE_16: Rule = Rule::illegal("`size` must be a multiple of 16", |b| {
+    b.imm("size").is_some_and(|v| v % 16 != 0)
+});
 
 /// "src-size ... must be less than or equal to cp-size".
-const SRC_SIZE: Rule = Rule::illegal("`src-size` must not exceed `cp-size`", |b| {
-    matches!((b.imm("src-size"), b.imm("cp-size")), (Some(s), Some(c)) if s > c || s < 0)
-});
+const SRC_SIZE: Rule = Rule::illegal(
+    "`src-size` must not exceed `cp-size`",
+    |b| matches!((b.imm("src-size"), b.imm("cp-size")), (Some(s), Some(c)) if s > c || s < 0),
+);
 
 const CP_SIZE: Rule = Rule::illegal("`cp-size` can only be 4, 8 and 16.", |b| {
     b.imm("cp-size").is_some_and(|v| !matches!(v, 4 | 8 | 16))

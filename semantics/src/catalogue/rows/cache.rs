@@ -10,7 +10,8 @@ const SIZE_128: Rule = Rule::illegal(
 
 /// PTX ISA 9.7.9.18: "operand fraction ... is a value in the range (0.0, 1.0]".
 const FRACTION_RANGE: Rule = Rule::illegal("`fraction` must lie in (0.0, 1.0]", |b| {
-    b.float_imm("fraction").is_some_and(|f| !(f > 0.0 && f <= 1.0))
+    b.float_imm("fraction")
+        .is_some_and(|f| !(f > 0.0 && f <= 1.0))
 });
 
 const PRIMARY: &str =

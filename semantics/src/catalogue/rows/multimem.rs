@@ -177,7 +177,14 @@ pub static ROWS: &[Row] = &[
         sets: &[LDSEM, SCOPE, SS, FLOAT_OP, ACC_PREC, FLOAT_TYPE],
         since: "8.1 sm_90",
         needs: ACC_NEEDS,
-        rules: &[ACC_ADD_ONLY, FLOAT_MINMAX, WIDTH, ACC_F32, ACC_F16, FP8_NEEDS],
+        rules: &[
+            ACC_ADD_ONLY,
+            FLOAT_MINMAX,
+            WIDTH,
+            ACC_F32,
+            ACC_F16,
+            FP8_NEEDS,
+        ],
         ..Row::BASE
     },
     Row {
@@ -189,7 +196,14 @@ pub static ROWS: &[Row] = &[
         sets: &[LDSEM, SCOPE, SS, FLOAT_OP, ACC_PREC, VEC, FLOAT_TYPE],
         since: "8.1 sm_90",
         needs: ACC_NEEDS,
-        rules: &[ACC_ADD_ONLY, FLOAT_MINMAX, WIDTH, ACC_F32, ACC_F16, FP8_NEEDS],
+        rules: &[
+            ACC_ADD_ONLY,
+            FLOAT_MINMAX,
+            WIDTH,
+            ACC_F32,
+            ACC_F16,
+            FP8_NEEDS,
+        ],
         ..Row::BASE
     },
     // multimem.ld_reduce.weak{.ss}.op{.acc_prec}{.vec}.type d, [a];
@@ -202,7 +216,14 @@ pub static ROWS: &[Row] = &[
         sets: &[SS, FLOAT_OP, ACC_PREC, FLOAT_TYPE],
         since: "8.1 sm_90",
         needs: ACC_NEEDS,
-        rules: &[ACC_ADD_ONLY, FLOAT_MINMAX, WIDTH, ACC_F32, ACC_F16, FP8_NEEDS],
+        rules: &[
+            ACC_ADD_ONLY,
+            FLOAT_MINMAX,
+            WIDTH,
+            ACC_F32,
+            ACC_F16,
+            FP8_NEEDS,
+        ],
         ..Row::BASE
     },
     Row {
@@ -214,7 +235,14 @@ pub static ROWS: &[Row] = &[
         sets: &[SS, FLOAT_OP, ACC_PREC, VEC, FLOAT_TYPE],
         since: "8.1 sm_90",
         needs: ACC_NEEDS,
-        rules: &[ACC_ADD_ONLY, FLOAT_MINMAX, WIDTH, ACC_F32, ACC_F16, FP8_NEEDS],
+        rules: &[
+            ACC_ADD_ONLY,
+            FLOAT_MINMAX,
+            WIDTH,
+            ACC_F32,
+            ACC_F16,
+            FP8_NEEDS,
+        ],
         ..Row::BASE
     },
     // multimem.st{.stsem.scope}{.ss}{.vec}.type [a], b;

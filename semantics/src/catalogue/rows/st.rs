@@ -133,7 +133,11 @@ const SYS_B128: Rule = Rule::needs(
 
 /// ptxas 13.0: "Vector type too large, exceeds 128 bit limit".
 const ASYNC_VEC_128: Rule = Rule::illegal("a vector of `st.async` holds at most 128 bits", |b| {
-    let n: u32 = b.get("vec").and_then(|v| v.strip_prefix(".v")).and_then(|v| v.parse().ok()).unwrap_or(1);
+    let n: u32 = b
+        .get("vec")
+        .and_then(|v| v.strip_prefix(".v"))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
     b.ty("type").is_some_and(|t| t.bits * n > 128)
 });
 
