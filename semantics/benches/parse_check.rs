@@ -8,6 +8,10 @@ use ptx_semantics::check::{check_module, Options};
 use ptx_semantics::ptx::parse;
 use std::time::Instant;
 
+/// The allocator `conform` uses (see the README).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn build_module() -> String {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/nvcc/ptx");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
@@ -50,7 +54,7 @@ fn main() {
     let _ = check_module(&module, &Options::default());
     let mut parse_only = Vec::new();
     let mut both = Vec::new();
-    for _ in 0..9 {
+    for _ in 0..21 {
         let t = Instant::now();
         let m = parse(&src).expect("parses");
         let p = t.elapsed().as_secs_f64();
@@ -62,8 +66,17 @@ fn main() {
     }
     parse_only.sort_by(f64::total_cmp);
     both.sort_by(f64::total_cmp);
-    let (p, b) = (parse_only[4], both[4]);
+    let (p, b) = (parse_only[10], both[10]);
+    let mut one = Vec::new();
+    let single = Options { threads: Some(1), ..Options::default() };
+    for _ in 0..21 {
+        let t = Instant::now();
+        std::hint::black_box(check_module(&module, &single));
+        one.push(t.elapsed().as_secs_f64());
+    }
+    one.sort_by(f64::total_cmp);
     println!("module: {lines} lines, {mb:.2} MB");
+    println!("check alone, one thread: median {:.1} ms", one[10] * 1e3);
     println!(
         "parse:         median {:.1} ms, {:.1} MB/s",
         p * 1e3,

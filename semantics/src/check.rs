@@ -48,6 +48,7 @@ pub fn check_module(module: &Module, options: &Options) -> Vec<Diagnostic> {
         resolved: HashMap::default(),
         key: String::new(),
         quiet: false,
+        want: Vec::new(),
     };
     c.header(module);
     for item in &module.items {
@@ -155,11 +156,29 @@ struct Checker<'c> {
     address_bits: u32,
     /// The forms each distinct opcode-and-qualifiers string resolves to
     /// (qualifier rules do not depend on operands, so this is exact).
-    resolved: HashMap<String, std::sync::Arc<Vec<Binding<'static>>>, Fnv>,
+    resolved: HashMap<String, std::sync::Arc<Vec<Candidate>>, Fnv>,
     /// A reusable buffer for the opcode-and-qualifiers key.
     key: String,
     /// Trying candidate forms: failures need no message.
     quiet: bool,
+    /// The operand types the form being tried wants, by operand.
+    want: Vec<Option<&'static str>>,
+}
+
+/// A form an opcode string resolves to, with what can be worked out once.
+struct Candidate {
+    binding: Binding<'static>,
+    /// The type each operand of the form wants.
+    want: Vec<Option<&'static str>>,
+    /// Set once the form's `since` and `needs` were checked and met.
+    requirements_met: std::sync::atomic::AtomicBool,
+}
+
+impl Candidate {
+    fn new(binding: Binding<'static>) -> Candidate {
+        let want = binding.form.operands.iter().map(|spec| resolve_type(spec.ty.as_ref(), &binding)).collect();
+        Candidate { binding, want, requirements_met: std::sync::atomic::AtomicBool::new(false) }
+    }
 }
 
 /// Special registers (PTX ISA 10), without their `.x/.y/.z` components.
@@ -234,6 +253,7 @@ impl<'c> Checker<'c> {
             resolved: HashMap::default(),
             key: String::new(),
             quiet: false,
+            want: Vec::new(),
         }
     }
 
@@ -443,7 +463,7 @@ impl<'c> Checker<'c> {
                 let quals: Vec<&str> = ins.quals.iter().map(|q| q.as_str()).collect();
                 match Catalogue::get().resolve_all(&ins.opcode, &quals) {
                     Ok(c) => {
-                        let c = std::sync::Arc::new(c);
+                        let c = std::sync::Arc::new(c.into_iter().map(Candidate::new).collect::<Vec<_>>());
                         self.resolved.insert(self.key.clone(), c.clone());
                         c
                     }
@@ -459,8 +479,12 @@ impl<'c> Checker<'c> {
         // miss costs no message.
         let mut chosen = None;
         self.quiet = true;
-        for binding in candidates.iter() {
-            let mut binding = binding.clone();
+        let mut chosen_index = 0;
+        for (index, candidate) in candidates.iter().enumerate() {
+            let mut binding = candidate.binding.clone();
+            chosen_index = index;
+            self.want.clear();
+            self.want.extend_from_slice(&candidate.want);
             let mark = self.diags.len();
             let ok = self.operands(ins, &mut binding, scope) && self.rules_allow(ins, &binding);
             self.diags.truncate(mark);
@@ -472,11 +496,28 @@ impl<'c> Checker<'c> {
         self.quiet = false;
         let Some(binding) = chosen else {
             if let Some(first) = candidates.first() {
-                let mut binding = first.clone();
+                let mut binding = first.binding.clone();
+                self.want.clear();
+                self.want.extend_from_slice(&first.want);
                 let _ = self.operands(ins, &mut binding, scope) && self.rules_allow(ins, &binding);
             }
             return;
         };
+        // Requirements of the form and its qualifiers depend on nothing but
+        // the qualifiers: once met for this opcode string, they stay met.
+        let settled = &candidates[chosen_index].requirements_met;
+        let mark = self.diags.len();
+        if !settled.load(std::sync::atomic::Ordering::Relaxed) {
+            self.qualifier_requirements(ins, &binding);
+            if self.diags.len() == mark {
+                settled.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+        self.rule_requirements(ins, &binding);
+    }
+
+    /// `since` and `needs` of the chosen form.
+    fn qualifier_requirements(&mut self, ins: &Instruction, binding: &Binding) {
         let form = binding.form;
         self.requirement(ins, form, &form.since, "this instruction");
         for (what, req) in &form.needs {
@@ -495,8 +536,17 @@ impl<'c> Checker<'c> {
                 );
             }
         }
+    }
+
+    /// Rules that add requirements or mark a form removed (they may read
+    /// operands, so they run every time).
+    fn rule_requirements(&mut self, ins: &Instruction, binding: &Binding) {
+        let form = binding.form;
         for rule in form.row.rules {
-            let applies = (rule.when)(&binding);
+            if rule.then == Then::Illegal {
+                continue;
+            }
+            let applies = (rule.when)(binding);
             match rule.then {
                 Then::Needs(req) if applies => {
                     if let Some(r) = Requirement::parse(req) {
@@ -671,14 +721,15 @@ impl<'c> Checker<'c> {
         let spaces: Vec<&str> = ins.quals.iter().filter_map(|q| space_of(q)).collect();
         let mut memory_index = 0;
         let mut actual = ins.operands.iter();
-        for (spec, _) in form
+        for (index, (spec, _)) in form
             .operands
             .iter()
             .zip(present.iter())
-            .filter(|(_, p)| **p)
+            .enumerate()
+            .filter(|(_, (_, p))| **p)
         {
             let Some(op) = actual.next() else { break };
-            let want_ty = resolve_type(spec.ty.as_ref(), b);
+            let want_ty = self.want.get(index).copied().flatten();
             let addresses_memory = matches!(op.kind, OperandKind::Addr(_))
                 || (matches!(op.kind, OperandKind::Name(_) | OperandKind::NameOffset(..))
                     && spec.kinds.contains(&Want::Sym));
@@ -1092,7 +1143,7 @@ fn special_register_type(name: &str) -> &'static str {
 }
 
 /// The type an operand wants, from its notation and the binding.
-fn resolve_type<'a>(ty: Option<&'a TypeRef>, b: &Binding<'a>) -> Option<&'a str> {
+fn resolve_type(ty: Option<&'static TypeRef>, b: &Binding<'static>) -> Option<&'static str> {
     match ty? {
         TypeRef::Slot(s) => b.get(s),
         TypeRef::Literal(t) => Some(t.as_str()),

@@ -45,6 +45,14 @@ pub struct LexError {
     pub message: String,
 }
 
+fn is_punct(b: u8) -> bool {
+    matches!(
+        b,
+        b'{' | b'}' | b'[' | b']' | b'(' | b')' | b'<' | b'>' | b',' | b';' | b':' | b'+' | b'-' | b'*' | b'/'
+            | b'%' | b'!' | b'@' | b'|' | b'=' | b'&' | b'^' | b'~' | b'?'
+    )
+}
+
 fn ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b == b'%'
 }
@@ -151,7 +159,7 @@ pub fn lex(src: &str) -> Result<Vec<Token>, LexError> {
             }
             i += 1;
             TokKind::Str
-        } else if b"{}[]()<>,;:+-*/%!@|=&^~?".contains(&b) {
+        } else if is_punct(b) {
             i += 1;
             TokKind::Punct(b)
         } else {
