@@ -461,9 +461,9 @@ impl<'c> Checker<'c> {
             Some(c) => c.clone(),
             None => {
                 let quals: Vec<&str> = ins.quals.iter().map(|q| q.as_str()).collect();
-                match Catalogue::get().resolve_all(&ins.opcode, &quals) {
+                match Catalogue::get().resolve_memo(&self.key, &ins.opcode, &quals) {
                     Ok(c) => {
-                        let c = std::sync::Arc::new(c.into_iter().map(Candidate::new).collect::<Vec<_>>());
+                        let c = std::sync::Arc::new(c.iter().cloned().map(Candidate::new).collect::<Vec<_>>());
                         self.resolved.insert(self.key.clone(), c.clone());
                         c
                     }
@@ -1075,9 +1075,9 @@ struct Scope {
 /// FNV-1a: a fast hash for the short names of a PTX module (no hostile
 /// input can do more than slow one check down).
 #[derive(Clone, Copy, Default)]
-pub(crate) struct Fnv;
+pub struct Fnv;
 
-pub(crate) struct FnvHasher(u64);
+pub struct FnvHasher(u64);
 
 impl std::hash::BuildHasher for Fnv {
     type Hasher = FnvHasher;

@@ -92,7 +92,7 @@ pub struct Form {
     pub since: Requirement,
     pub needs: Vec<(String, Requirement)>,
     /// Every qualifier the form accepts, for a quick rejection.
-    pub accepted: std::collections::HashSet<String>,
+    pub accepted: std::collections::HashSet<String, crate::check::Fnv>,
     /// Literal qualifiers the form always needs.
     pub required_literals: Vec<String>,
 }

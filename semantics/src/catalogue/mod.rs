@@ -163,7 +163,13 @@ pub struct Catalogue {
     pub forms: Vec<Form>,
     /// Indices into `forms` by opcode (first word).
     by_opcode: std::collections::HashMap<String, Vec<usize>, crate::check::Fnv>,
+    /// What each opcode-and-qualifiers string resolved to (resolution
+    /// depends on nothing else, so every checker can share it).
+    memo: std::sync::RwLock<std::collections::HashMap<String, Resolved, crate::check::Fnv>>,
 }
+
+/// The forms an opcode-and-qualifiers string resolves to.
+pub type Resolved = std::sync::Arc<Vec<Binding<'static>>>;
 
 impl Catalogue {
     /// The catalogue, parsed once. A row with a notation error is left out
@@ -181,7 +187,7 @@ impl Catalogue {
             for (i, f) in forms.iter().enumerate() {
                 by_opcode.entry(f.opcode.clone()).or_default().push(i);
             }
-            Catalogue { forms, by_opcode }
+            Catalogue { forms, by_opcode, memo: Default::default() }
         })
     }
 
@@ -216,6 +222,21 @@ impl Catalogue {
                 Ok(all.swap_remove(0))
             }
         })
+    }
+
+    /// [`Catalogue::resolve_all`] for an instruction written `key`
+    /// (`cvt.rn.f16.f32`), remembered across calls.
+    pub fn resolve_memo(&'static self, key: &str, opcode: &str, quals: &[&str]) -> Result<Resolved, Resolve<'static>> {
+        if let Ok(memo) = self.memo.read() {
+            if let Some(r) = memo.get(key) {
+                return Ok(r.clone());
+            }
+        }
+        let found = std::sync::Arc::new(self.resolve_all(opcode, quals)?);
+        if let Ok(mut memo) = self.memo.write() {
+            memo.insert(key.to_string(), found.clone());
+        }
+        Ok(found)
     }
 
     /// Every form whose qualifier grammar and [`Then::Illegal`] rules accept

@@ -684,12 +684,12 @@ impl<'s> Parser<'s> {
         };
         let op = self.peek();
         let (opcode, _) = self.expect_ident("an instruction")?;
-        let mut quals = Vec::new();
+        let mut quals = Vec::with_capacity(4);
         while self.peek().kind == TokKind::Dot {
             quals.push(self.bump_text().to_string());
         }
         let opcode_span = op.span().to(Span::new(self.prev_end(), self.prev_end()));
-        let mut operands = Vec::new();
+        let mut operands = Vec::with_capacity(4);
         if !self.is_punct(b';') {
             loop {
                 operands.push(self.operand()?);
