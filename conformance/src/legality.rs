@@ -48,7 +48,7 @@ impl Rng {
         Rng(seed)
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -60,12 +60,12 @@ impl Rng {
         if n == 0 {
             0
         } else {
-            (self.next() % n as u64) as usize
+            (self.next_u64() % n as u64) as usize
         }
     }
 
     pub fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
+        self.next_u64() % 100 < percent
     }
 
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
@@ -401,7 +401,8 @@ pub fn generate(seed: u64, per_form: usize) -> Vec<Variant> {
                     }
                     4 if !o.is_empty() => {
                         let at = rng.below(o.len());
-                        o[at] = reg(*rng.pick(&REG_TYPES[..REG_TYPES.len() - 1]), 5);
+                        let ty: &&str = rng.pick(&REG_TYPES[..REG_TYPES.len() - 1]);
+                        o[at] = reg(ty, 5);
                         "swap-type"
                     }
                     5 if !o.is_empty() => {

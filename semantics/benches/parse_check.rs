@@ -2,7 +2,8 @@
 //! corpus (every sm_90 kernel file, concatenated with one header, repeated
 //! until the module passes 50,000 lines). Prints MB/s; asserts nothing.
 //!
-//! Run: `cargo bench -p ptx-semantics --bench parse_check`
+//! Run: `cargo bench -p ptx-semantics --bench parse_check`; set
+//! `PTX_BENCH_FILE=path.ptx` to measure another module.
 
 use ptx_semantics::check::{check_module, Options};
 use ptx_semantics::ptx::parse;
@@ -46,7 +47,11 @@ fn build_module() -> String {
 }
 
 fn main() {
-    let src = build_module();
+    // `PTX_BENCH_FILE` measures another module (the peer comparison uses it).
+    let src = match std::env::var("PTX_BENCH_FILE") {
+        Ok(path) => std::fs::read_to_string(path).expect("PTX_BENCH_FILE is readable"),
+        Err(_) => build_module(),
+    };
     let mb = src.len() as f64 / 1e6;
     let lines = src.lines().count();
     // Warm up, then time several runs and keep the median.
@@ -68,7 +73,10 @@ fn main() {
     both.sort_by(f64::total_cmp);
     let (p, b) = (parse_only[10], both[10]);
     let mut one = Vec::new();
-    let single = Options { threads: Some(1), ..Options::default() };
+    let single = Options {
+        threads: Some(1),
+        ..Options::default()
+    };
     for _ in 0..21 {
         let t = Instant::now();
         std::hint::black_box(check_module(&module, &single));

@@ -176,8 +176,17 @@ struct Candidate {
 
 impl Candidate {
     fn new(binding: Binding<'static>) -> Candidate {
-        let want = binding.form.operands.iter().map(|spec| resolve_type(spec.ty.as_ref(), &binding)).collect();
-        Candidate { binding, want, requirements_met: std::sync::atomic::AtomicBool::new(false) }
+        let want = binding
+            .form
+            .operands
+            .iter()
+            .map(|spec| resolve_type(spec.ty.as_ref(), &binding))
+            .collect();
+        Candidate {
+            binding,
+            want,
+            requirements_met: std::sync::atomic::AtomicBool::new(false),
+        }
     }
 }
 
@@ -429,7 +438,7 @@ impl<'c> Checker<'c> {
     fn instruction(&mut self, ins: &Instruction, scope: &[Scope]) {
         if let Some(g) = &ins.guard {
             match self.lookup(&g.pred, scope) {
-                Some(Symbol::Reg(t)) if t == ".pred" => {}
+                Some(Symbol::Reg(".pred")) => {}
                 _ => self.diag(
                     g.span,
                     "guard",
@@ -463,7 +472,9 @@ impl<'c> Checker<'c> {
                 let quals: Vec<&str> = ins.quals.iter().map(|q| q.as_str()).collect();
                 match Catalogue::get().resolve_memo(&self.key, &ins.opcode, &quals) {
                     Ok(c) => {
-                        let c = std::sync::Arc::new(c.iter().cloned().map(Candidate::new).collect::<Vec<_>>());
+                        let c = std::sync::Arc::new(
+                            c.iter().cloned().map(Candidate::new).collect::<Vec<_>>(),
+                        );
                         self.resolved.insert(self.key.clone(), c.clone());
                         c
                     }
@@ -848,7 +859,7 @@ impl<'c> Checker<'c> {
                         ));
                     }
                     match ty {
-                        Some(t) if !register_fits(&rt, t, fit) => Err(format!(
+                        Some(t) if !register_fits(rt, t, fit) => Err(format!(
                             "register `{n}` is `{rt}`, which does not fit type `{t}`"
                         )),
                         _ => Ok(()),
@@ -937,7 +948,7 @@ impl<'c> Checker<'c> {
                 }
                 match &a.base {
                     Some(base) if !special_register(base) => match self.lookup(base, scope) {
-                        Some(Symbol::Reg(rt)) if rt == ".pred" => {
+                        Some(Symbol::Reg(".pred")) => {
                             Err(format!("`{base}` is a predicate, not an address"))
                         }
                         Some(_) => Ok(()),
@@ -1058,7 +1069,7 @@ impl<'c> Checker<'c> {
             return Ok(());
         }
         match self.lookup(name, scope) {
-            Some(Symbol::Reg(rt)) if register_fits(&rt, ty, crate::catalogue::Fit::Exact) => Ok(()),
+            Some(Symbol::Reg(rt)) if register_fits(rt, ty, crate::catalogue::Fit::Exact) => Ok(()),
             Some(Symbol::Reg(rt)) => Err(format!("`{name}` is `{rt}`, expected `{ty}`")),
             _ => Err(format!("`{name}` is not a declared `{ty}` register")),
         }

@@ -609,7 +609,7 @@ impl R<'_> {
                         _ => tokens.push(self.other_token()),
                     }
                 }
-                tokens.extend(std::iter::repeat("}".to_string()).take(open));
+                tokens.extend(std::iter::repeat_n("}".to_string(), open));
                 OtherDirective {
                     name: ".section".into(),
                     tokens,

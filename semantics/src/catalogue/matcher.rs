@@ -203,21 +203,10 @@ fn match_inner<'a>(form: &'a Form, quals: &[&str]) -> Option<Binding<'a>> {
 
 /// Whether the instruction's name words come first, in order.
 fn name_prefix_ok(form: &Form, quals: &[&str]) -> bool {
-    let mut k = 0;
-    for slot in &form.slots {
-        if slot.optional || slot.parts.len() != 1 || slot.parts[0].choices.len() != 1 {
-            break;
-        }
-        let lit = slot.parts[0].choices[0].as_str();
-        if !is_name_word(form, lit) {
-            break;
-        }
-        if quals.get(k) != Some(&lit) {
-            return false;
-        }
-        k += 1;
-    }
-    true
+    name_words(form)
+        .iter()
+        .enumerate()
+        .all(|(k, word)| quals.get(k) == Some(word))
 }
 
 /// Depth-first over (qualifier index, slot index), remembering dead ends.

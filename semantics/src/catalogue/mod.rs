@@ -187,7 +187,11 @@ impl Catalogue {
             for (i, f) in forms.iter().enumerate() {
                 by_opcode.entry(f.opcode.clone()).or_default().push(i);
             }
-            Catalogue { forms, by_opcode, memo: Default::default() }
+            Catalogue {
+                forms,
+                by_opcode,
+                memo: Default::default(),
+            }
         })
     }
 
@@ -226,7 +230,12 @@ impl Catalogue {
 
     /// [`Catalogue::resolve_all`] for an instruction written `key`
     /// (`cvt.rn.f16.f32`), remembered across calls.
-    pub fn resolve_memo(&'static self, key: &str, opcode: &str, quals: &[&str]) -> Result<Resolved, Resolve<'static>> {
+    pub fn resolve_memo(
+        &'static self,
+        key: &str,
+        opcode: &str,
+        quals: &[&str],
+    ) -> Result<Resolved, Resolve<'static>> {
         if let Ok(memo) = self.memo.read() {
             if let Some(r) = memo.get(key) {
                 return Ok(r.clone());

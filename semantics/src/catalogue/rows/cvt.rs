@@ -153,7 +153,7 @@ pub static ROWS: &[Row] = &[
         needs: &[("atype=.bf16", "7.8 sm_90"), ("atype=.f64", "sm_13")],
         rules: &[
             Rule::illegal("this form converts a float to an integer", |b| {
-                !(int(b, "dtype") && !int(b, "atype"))
+                !int(b, "dtype") || int(b, "atype")
             }),
             FTZ,
             SAT_BF16,
@@ -174,7 +174,7 @@ pub static ROWS: &[Row] = &[
         needs: &[("dtype=.bf16", "7.8 sm_90"), ("dtype=.f64", "sm_13")],
         rules: &[
             Rule::illegal("this form converts an integer to a float", |b| {
-                !(!int(b, "dtype") && int(b, "atype"))
+                int(b, "dtype") || !int(b, "atype")
             }),
             FTZ,
             SAT_BF16,
