@@ -127,11 +127,8 @@ pub static ROWS: &[Row] = &[
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::resolves;
     use crate::catalogue::Catalogue;
-
-    fn resolves(text: &str) -> bool {
-        Catalogue::get().resolve_text(text).is_ok()
-    }
 
     /// The "Examples" blocks of 9.7.9.19, 9.7.9.20, 9.7.9.23, 9.7.9.24.
     #[test]

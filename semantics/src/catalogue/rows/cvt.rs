@@ -584,11 +584,8 @@ pub static ROWS: &[Row] = &[
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::resolves;
     use crate::catalogue::Catalogue;
-
-    fn resolves(text: &str) -> bool {
-        Catalogue::get().resolve_text(text).is_ok()
-    }
 
     fn id(text: &str) -> Option<&'static str> {
         Catalogue::get()

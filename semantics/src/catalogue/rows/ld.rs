@@ -7,7 +7,11 @@
 //! is free (`Order::Free`, the default), as the spec's own examples need
 //! (`ld.global.relaxed.gpu`, `ld.global.L2::evict_last.L1::evict_last`).
 
-use crate::catalogue::{Binding, Fit, Row, Rule};
+use super::memory::{
+    bits, has_l1, is_v4_64, ss_not_global, EVICT_SPACE, GENERIC, L1_NEEDS, L2_EVICT_SHAPE,
+    L2_NEEDS, SYS_B128, V4_64_NEEDS, V4_64_SPACE, V8_SPACE, VEC_B128,
+};
+use crate::catalogue::{Fit, Row, Rule};
 
 // ---- qualifier sets (9.7.9.8) ----
 
@@ -51,31 +55,6 @@ const CV: (&str, &str) = (".cv", "2.0 sm_20");
 
 // ---- helpers for rules ----
 
-fn bits(b: &Binding) -> u32 {
-    b.ty("type").map_or(0, |t| t.bits)
-}
-
-/// A state space is named and it is not `.global`.
-fn ss_not_global(b: &Binding) -> bool {
-    b.get("ss").is_some_and(|s| s != ".global")
-}
-
-fn has_l1(b: &Binding) -> bool {
-    b.get("level1::eviction_priority").is_some()
-}
-
-fn has_l2(b: &Binding) -> bool {
-    b.get("level2::eviction_priority").is_some()
-}
-
-fn is_v8_32(b: &Binding) -> bool {
-    b.is("vec", ".v8") && bits(b) == 32
-}
-
-fn is_v4_64(b: &Binding) -> bool {
-    b.is("vec", ".v4") && bits(b) == 64
-}
-
 // ---- rules ----
 
 const SYNC_SPACE: Rule = Rule::illegal(
@@ -86,26 +65,6 @@ const V8_TYPE: Rule = Rule::illegal(
     "The .v8 (.vec) qualifier is supported if .type is .b32 or .s32 or .u32 or .f32",
     |b| b.is("vec", ".v8") && bits(b) != 32,
 );
-const V8_SPACE: Rule = Rule::illegal(
-    "The .v8 (.vec) qualifier is supported if state space is .global or with generic addressing",
-    |b| b.is("vec", ".v8") && ss_not_global(b),
-);
-const V4_64_SPACE: Rule = Rule::illegal(
-    "The .v4 (.vec) qualifier with type .b64 or .s64 or .u64 or .f64 is supported if state space is .global or with generic addressing",
-    |b| is_v4_64(b) && ss_not_global(b),
-);
-const VEC_B128: Rule = Rule::illegal(
-    "the only vector forms wider than 128 bits are .v8 of 32-bit types and .v4 of 64-bit types; .b128 is never a vector element",
-    |b| b.get("vec").is_some() && b.is("type", ".b128"),
-);
-const L2_EVICT_SHAPE: Rule = Rule::illegal(
-    "Qualifier .level2::eviction_priority is supported if .vec is .v8 and .type is a 32-bit type OR .vec is .v4 and .type is a 64-bit type",
-    |b| has_l2(b) && !(is_v8_32(b) || is_v4_64(b)),
-);
-const EVICT_SPACE: Rule = Rule::illegal(
-    "Cache eviction priority is supported for .global state space and generic addresses (9.7.9.2)",
-    |b| (has_l1(b) || has_l2(b)) && ss_not_global(b),
-);
 const PREFETCH_SPACE: Rule = Rule::illegal(
     "The qualifier .level::prefetch_size may only be used with .global state space and with generic addressing",
     |b| b.get("level::prefetch_size").is_some() && ss_not_global(b),
@@ -114,37 +73,11 @@ const HINT_SPACE: Rule = Rule::illegal(
     "The qualifiers .unified and .level::cache_hint are only supported for .global state space and for generic addressing",
     |b| b.has(".L2::cache_hint") && ss_not_global(b),
 );
-const GENERIC: Rule = Rule::needs(
-    "Generic addressing introduced in PTX ISA version 2.0; requires sm_20 or higher",
-    "2.0 sm_20",
-    |b| b.get("ss").is_none(),
-);
-const L1_NEEDS: Rule = Rule::needs(
-    "Support for .level1::eviction_priority introduced in PTX ISA version 7.4; requires sm_70 or higher",
-    "7.4 sm_70",
-    has_l1,
-);
-const L2_NEEDS: Rule = Rule::needs(
-    "Support for .level2::eviction_priority qualifier introduced in PTX ISA version 8.8; requires sm_100 or higher",
-    "8.8 sm_100",
-    has_l2,
-);
 const PREFETCH_NEEDS: Rule = Rule::needs(
     "Support for .level::prefetch_size introduced in PTX ISA version 7.4; requires sm_75 or higher",
     "7.4 sm_75",
     |b| b.get("level::prefetch_size").is_some(),
 );
-const V4_64_NEEDS: Rule = Rule::needs(
-    "Support for .v8.b32/.v4.b64 introduced in PTX ISA version 8.8; requires sm_100 or higher",
-    "8.8 sm_100",
-    is_v4_64,
-);
-const SYS_B128: Rule = Rule::needs(
-    "Support for .sys scope with .b128 type introduced in PTX ISA version 8.4",
-    "8.4",
-    |b| b.is("scope", ".sys") && b.is("type", ".b128"),
-);
-
 // ---- ld.global.nc (9.7.9.9) ----
 
 const NC_COP: &str = ".cop = { .ca, .cg, .cs }";
@@ -499,23 +432,8 @@ pub static ROWS: &[Row] = &[
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{bad, ok};
     use crate::catalogue::Catalogue;
-
-    fn ok(text: &str) {
-        let cat = Catalogue::get();
-        assert!(
-            cat.resolve_text(text).is_ok(),
-            "{text} should resolve: {:?}",
-            cat.resolve_text(text).err()
-        );
-    }
-
-    fn bad(text: &str) {
-        assert!(
-            Catalogue::get().resolve_text(text).is_err(),
-            "{text} should not resolve"
-        );
-    }
 
     fn row_of(text: &str) -> &'static str {
         Catalogue::get()

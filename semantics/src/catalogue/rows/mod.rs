@@ -6,6 +6,7 @@ mod async_copy;
 mod cache;
 mod cvt;
 mod ld;
+mod memory;
 mod mov;
 mod multimem;
 mod prmt;
@@ -29,3 +30,32 @@ pub static ALL: &[&[Row]] = &[
     async_copy::ROWS,
     tensormap::ROWS,
 ];
+
+/// Helpers for the rows' tests: resolve qualifier text against the catalogue.
+#[cfg(test)]
+pub(super) mod testing {
+    use crate::catalogue::Catalogue;
+
+    /// Whether `cvt.rn.f16.f32`-style text resolves to some form.
+    pub fn resolves(text: &str) -> bool {
+        Catalogue::get().resolve_text(text).is_ok()
+    }
+
+    /// Asserts that the text resolves.
+    pub fn ok(text: &str) {
+        let cat = Catalogue::get();
+        assert!(
+            cat.resolve_text(text).is_ok(),
+            "{text} should resolve: {:?}",
+            cat.resolve_text(text).err()
+        );
+    }
+
+    /// Asserts that the text does not resolve.
+    pub fn bad(text: &str) {
+        assert!(
+            Catalogue::get().resolve_text(text).is_err(),
+            "{text} should not resolve"
+        );
+    }
+}

@@ -125,23 +125,8 @@ pub static ROWS: &[Row] = &[
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{bad, ok};
     use crate::catalogue::Catalogue;
-
-    fn ok(text: &str) {
-        let cat = Catalogue::get();
-        assert!(
-            cat.resolve_text(text).is_ok(),
-            "{text} should resolve: {:?}",
-            cat.resolve_text(text).err()
-        );
-    }
-
-    fn bad(text: &str) {
-        assert!(
-            Catalogue::get().resolve_text(text).is_err(),
-            "{text} should not resolve"
-        );
-    }
 
     /// The Examples blocks of 9.7.9.3 and 9.7.9.4.
     #[test]
