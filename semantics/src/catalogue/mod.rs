@@ -204,11 +204,6 @@ impl Catalogue {
             .collect()
     }
 
-    /// The forms whose syntax starts with this opcode.
-    pub fn forms_for<'a>(&'a self, opcode: &str) -> impl Iterator<Item = &'a Form> + 'a {
-        self.forms_of(opcode)
-    }
-
     /// Whether any form starts with this opcode.
     pub fn knows_opcode(&self, opcode: &str) -> bool {
         self.by_opcode.contains_key(opcode)

@@ -133,14 +133,7 @@ pub static ROWS: &[Row] = &[
 
 #[cfg(test)]
 mod tests {
-    use crate::catalogue::Catalogue;
-
-    fn instr_of(text: &str) -> Option<&'static str> {
-        Catalogue::get()
-            .resolve_text(text)
-            .ok()
-            .map(|b| b.form.row.instr)
-    }
+    use super::super::testing::instr_of;
 
     /// The single-instruction lines of the Examples blocks of 9.7.9.15 to
     /// 9.7.9.18 (and the `createpolicy` lines of 9.7.9.8, 9.7.9.9, 9.7.9.11).

@@ -41,6 +41,14 @@ pub(super) mod testing {
         Catalogue::get().resolve_text(text).is_ok()
     }
 
+    /// The spec instruction the text resolves to, if any.
+    pub fn instr_of(text: &str) -> Option<&'static str> {
+        Catalogue::get()
+            .resolve_text(text)
+            .ok()
+            .map(|b| b.form.row.instr)
+    }
+
     /// Asserts that the text resolves.
     pub fn ok(text: &str) {
         let cat = Catalogue::get();

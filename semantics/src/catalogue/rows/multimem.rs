@@ -318,14 +318,7 @@ pub static ROWS: &[Row] = &[
 
 #[cfg(test)]
 mod tests {
-    use crate::catalogue::Catalogue;
-
-    fn instr_of(text: &str) -> Option<&'static str> {
-        Catalogue::get()
-            .resolve_text(text)
-            .ok()
-            .map(|b| b.form.row.instr)
-    }
+    use super::super::testing::instr_of;
 
     /// The Examples block of 9.7.9.14, except
     /// `multimem.red.relaxed.gpu.max.f64`, which its own syntax block

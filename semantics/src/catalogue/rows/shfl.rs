@@ -35,14 +35,7 @@ pub static ROWS: &[Row] = &[
 
 #[cfg(test)]
 mod tests {
-    use crate::catalogue::Catalogue;
-
-    fn instr_of(text: &str) -> Option<&'static str> {
-        Catalogue::get()
-            .resolve_text(text)
-            .ok()
-            .map(|b| b.form.row.instr)
-    }
+    use super::super::testing::instr_of;
 
     /// The Examples blocks of 9.7.9.5 and 9.7.9.6.
     #[test]
