@@ -7,3 +7,4 @@ pub mod catalogue;
 pub mod check;
 pub mod opcodes;
 pub mod ptx;
+pub mod sim;

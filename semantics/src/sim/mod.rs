@@ -1,0 +1,25 @@
+//! The simulator: the meaning of PTX ISA 9.7.9's register and memory
+//! instructions as pure functions, the generic-address model, and a kernel
+//! interpreter that runs whole kernels over a grid of clusters, CTAs, warps
+//! and threads. Conversions (`cvt`) live with the conversion semantics;
+//! the memory consistency model lives in `ptx-memmodel`: the interpreter
+//! runs one sequentially consistent interleaving, chosen deterministically.
+//!
+//! Results follow the project's rule that undefined is a value: a defined
+//! result, an [`Undefined`] naming the spec clause, or a [`Partial`] value
+//! with a mask of unspecified bits.
+
+pub mod cuda;
+pub mod pack;
+pub mod prmt;
+pub mod shfl;
+pub mod space;
+pub mod undefined;
+pub mod window;
+
+pub use pack::{mov_pack, mov_unpack};
+pub use prmt::{prmt, PrmtMode};
+pub use shfl::{shfl, shfl_sync, ShflLane, ShflMode, ShflOut};
+pub use space::Space;
+pub use undefined::{Effect, Partial, Undefined};
+pub use window::{Place, WindowProfile};
