@@ -64,37 +64,11 @@ def build_cuda():
         sh(f"cp {BUILD}/cvta_funcs.ptx {OUT}/cvta_funcs.ptx")
     rc, text = sh(f"nvcc -arch=sm_90 -O3 {CORPUS}/cuda/window_probe.cu -o {BUILD}/window_probe")
     log("nvcc window_probe:", rc, text.strip()[:2000])
-    probe = None
     if rc == 0:
         rc, text = sh(f"timeout 60 {BUILD}/window_probe")
         log("window_probe:", rc)
         with open(os.path.join(OUT, "probe.json"), "w") as f:
             f.write(text)
-        try:
-            probe = json.loads(text)
-        except Exception as e:  # noqa: BLE001
-            log("probe output is not JSON:", e, text[:2000])
-    return probe
-
-
-def probe_addresses(probe):
-    """Generic addresses to classify with isspacep: each measured window's
-    edges and middle, the other CTAs' shared windows, powers of two, and a
-    few fixed points."""
-    pts = set([0, 1, 0x1000, 0xFFFFFFFF, 1 << 32, (1 << 47) - 1, 1 << 47, (1 << 48) - 1,
-               1 << 48, 1 << 56, 1 << 63, (1 << 64) - 1])
-    for k in range(64):
-        pts.add(1 << k)
-    if probe and "ctas" in probe:
-        for c in probe["ctas"][:2]:
-            for name, (lo, hi, inside) in c["windows"].items():
-                for a in (lo - 1, lo, lo + 1, (lo + hi) // 2, hi - 1, hi, hi + 1, inside):
-                    if 0 <= a < (1 << 64):
-                        pts.add(a)
-            for a in c["mapa_generic"]:
-                pts.add(a)
-                pts.add(a + 4)
-    return sorted(pts)
 
 
 def fill(spec, n, poison, name, idx):
@@ -147,7 +121,7 @@ def ranges(mask):
     return out
 
 
-def run_case(case, probes):
+def run_case(case):
     name = case["name"]
     ptx = case["ptx"]
     path = os.path.join(BUILD, "cvta_funcs.ptx") if ptx == "nvcc:cvta_funcs" else os.path.join(CORPUS, ptx)
@@ -160,22 +134,15 @@ def run_case(case, probes):
         hosts = []
         for i, spec in enumerate(specs):
             if "buffer" in spec:
-                if spec.get("init") == "probes":
-                    vals = np.array(probes, dtype=np.uint64).view(np.uint8)
-                    host = np.zeros(spec["buffer"], dtype=np.uint8)
-                    host[: len(vals)] = vals[: spec["buffer"]]
-                else:
-                    host = fill(spec, spec["buffer"], poison, name, i)
+                host = fill(spec, spec["buffer"], poison, name, i)
                 hosts.append(host)
                 if devs[i] is None:
                     devs[i] = cp.empty(spec["buffer"], dtype=np.uint8)
                 devs[i].set(host)
                 args.append(devs[i])
             elif "u32" in spec:
-                v = spec["u32"]
-                v = len(probes) if v == "probes" else int(v)
                 hosts.append(None)
-                args.append(np.uint32(v & 0xFFFFFFFF))
+                args.append(np.uint32(int(spec["u32"]) & 0xFFFFFFFF))
             elif "u64" in spec:
                 hosts.append(None)
                 args.append(np.uint64(int(spec["u64"]) & ((1 << 64) - 1)))
@@ -197,8 +164,7 @@ def run_case(case, probes):
             rec["unstable"] = ranges(out1[i] != out2[i])
             rec_args.append(rec)
         elif "u32" in spec:
-            v = spec["u32"]
-            rec_args.append({"u32": len(probes) if v == "probes" else int(v) & 0xFFFFFFFF})
+            rec_args.append({"u32": int(spec["u32"]) & 0xFFFFFFFF})
         else:
             rec_args.append({"u64": int(spec["u64"]) & ((1 << 64) - 1)})
     return rec_args
@@ -207,18 +173,12 @@ def run_case(case, probes):
 def run_group(ptx):
     """Runs the cases of one PTX file in this process (a child of main), so
     that a fault or a hang loses only that file's cases."""
-    probe = None
-    try:
-        probe = json.load(open(os.path.join(OUT, "probe.json")))
-    except Exception:  # noqa: BLE001
-        pass
-    probes = probe_addresses(probe)
     cases = [c for c in json.load(open(os.path.join(CORPUS, "cases.json")))["cases"] if c["ptx"] == ptx]
     with open(os.path.join(OUT, "baseline.jsonl"), "a") as f:
         for case in cases:
             t = time.time()
             try:
-                args = run_case(case, probes)
+                args = run_case(case)
                 rec = {"name": case["name"], "ok": True, "args": args}
                 status = "ok"
             except Exception as e:  # noqa: BLE001

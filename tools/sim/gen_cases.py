@@ -44,6 +44,33 @@ def shfl_table():
     return tab
 
 
+def window_probes():
+    """(anchor, delta) pairs for addr_probe: each window's edges and inside,
+    relative to this launch's windows (anchors: 0 zero, 1 shared, 2 local,
+    3 const, 4 param). The sizes come from the window probe: CTA parts of
+    16 MiB in a 4 GiB shared window, a 16 MiB local window, the module's
+    64 bytes of constants, the kernel's 20 bytes of parameters."""
+    mib16, gib4 = 1 << 24, 1 << 32
+    pts = []
+    for d in [0, 1, 0x3FF, 0x400, 0x404, mib16 - 1, mib16, mib16 + 0x400, 2 * mib16 - 1, 2 * mib16,
+              2 * mib16 + 0x400, 3 * mib16, 15 * mib16, 16 * mib16, 255 * mib16, gib4 - 1, gib4,
+              gib4 + mib16, -1, -mib16, -gib4]:
+        pts.append((1, d))
+    for d in [-1, 0, 0x1000, mib16 - 0x100, mib16 - 1, mib16, mib16 + 1, -mib16]:
+        pts.append((2, d))
+    for d in [-1, 0, 63, 64, 65, 0x1000, 0x10000]:
+        pts.append((3, d))
+    for d in [-0x211, -0x210, -1, 0, 8, 19, 20, 21, 22, 0x1000]:
+        pts.append((4, d))
+    for a in [0, 1, 0x1000, 0xFFFFFFFF, 1 << 32, (1 << 47) - 1, 1 << 47, (1 << 48) - 1, 1 << 48,
+              1 << 56, 1 << 63, (1 << 64) - 1]:
+        pts.append((0, a))
+    vals = []
+    for anchor, delta in pts:
+        vals += [anchor, delta & ((1 << 64) - 1)]
+    return vals
+
+
 def prmt_selectors():
     # every nibble in every position, then structured and random ones
     vals = [0x1111 * i for i in range(16)]
@@ -98,8 +125,10 @@ def main():
                       [buf(32), {"u32": 0x89ABCDEF}, {"u64": 0x0123456789ABCDEF}, {"u32": 0x80000005}], [0]))
     cases.append(case("addr_spaces", "cvta/isspacep", "kernels/addr.ptx", "addr_spaces", [2], [64],
                       [buf(256, "random"), buf(128 * 64), {"u64": 0x1122334455667788}], [1]))
+    probes = window_probes()
     cases.append(case("addr_probe", "isspacep", "kernels/addr.ptx", "addr_probe", [2], [128],
-                      [buf(8 * 512, "probes"), buf(2 * 512 * 4), {"u32": "probes"}], [1]))
+                      [buf(8 * len(probes), "u64", probes), buf(2 * 4 * len(probes) // 2),
+                       {"u32": len(probes) // 2}], [1]))
     cases.append(case("cluster_mapa", "mapa/getctarank", "kernels/cluster.ptx", "cluster_mapa", [8], [64],
                       [buf(8 * 64 * 64)], [0]))
     cases.append(case("hints", "prefetch/applypriority/createpolicy/discard", "kernels/hints.ptx", "hints",

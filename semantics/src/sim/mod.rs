@@ -9,16 +9,28 @@
 //! result, an [`Undefined`] naming the spec clause, or a [`Partial`] value
 //! with a mask of unspecified bits.
 
+mod alu;
 pub mod cuda;
+mod decode;
+pub mod launch;
+mod machine;
+mod memory;
 pub mod pack;
 pub mod prmt;
+mod program;
 pub mod shfl;
 pub mod space;
 pub mod undefined;
 pub mod window;
 
+pub use decode::{prepare, LoadError};
+pub use launch::{
+    Arg, BufferOut, Launch, LaunchError, Multicast, Outcome, Report, StopKind, ThreadId,
+};
+pub use machine::run;
 pub use pack::{mov_pack, mov_unpack};
 pub use prmt::{prmt, PrmtMode};
+pub use program::{ParamInfo, Program};
 pub use shfl::{shfl, shfl_sync, ShflLane, ShflMode, ShflOut};
 pub use space::Space;
 pub use undefined::{Effect, Partial, Undefined};

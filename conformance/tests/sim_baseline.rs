@@ -1,0 +1,100 @@
+//! The simulator against the GPU: every case of `corpus/simulator` runs on
+//! the simulator with the inputs an NVIDIA H200 had, and every element the
+//! model calls defined (and the GPU wrote the same way twice) must be the
+//! bytes the GPU wrote. Also: every case runs to completion on the model.
+
+use ptx_conformance::baseline;
+use ptx_semantics::sim::WindowProfile;
+use std::path::{Path, PathBuf};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// No kernel of the baseline reaches undefined behaviour, an indeterminate
+/// branch, a deadlock or the step budget on the model: each was written
+/// to run to completion.
+#[test]
+fn every_case_runs_to_completion_on_the_model() {
+    let repo = repo();
+    let cases = baseline::load_cases(&repo).unwrap();
+    let profile = WindowProfile::SM90;
+    let mut failures = Vec::new();
+    for case in &cases.cases {
+        let rec = baseline::synthetic_record(case, &profile);
+        match baseline::simulate(&repo, case, &rec, profile) {
+            Ok(out) if out.reports.is_empty() => {}
+            Ok(out) => failures.push(format!(
+                "{}: {:?}",
+                case.name,
+                &out.reports[..out.reports.len().min(3)]
+            )),
+            Err(e) => failures.push(e),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The baseline file: what an H200 did (see corpus/simulator/README.md).
+const BASELINE: &str = "corpus/simulator/baseline-h200.jsonl";
+
+/// The model agrees with the GPU on every element it calls defined, for
+/// every case the GPU ran. Prints the per-family counts.
+#[test]
+fn simulator_matches_the_gpu() {
+    let repo = repo();
+    let cases = baseline::load_cases(&repo).unwrap();
+    let records = baseline::load_baseline(&repo.join(BASELINE)).unwrap();
+    let mut families: std::collections::BTreeMap<String, [usize; 4]> = Default::default();
+    let mut problems = Vec::new();
+    let mut ran = 0;
+    for case in &cases.cases {
+        let Some(rec) = records.get(&case.name) else {
+            problems.push(format!("{}: not in the baseline", case.name));
+            continue;
+        };
+        if !rec.ok {
+            // the GPU did not run it (its error is in the record): the
+            // case stays in the corpus as a model-only case
+            continue;
+        }
+        ran += 1;
+        match baseline::compare(&repo, case, rec, ptx_semantics::sim::WindowProfile::SM90) {
+            Ok(c) => {
+                let f = families.entry(c.family.clone()).or_default();
+                f[0] += c.compared;
+                f[1] += c.differing.len();
+                f[2] += c.unspecified;
+                f[3] += c.unstable;
+                if !c.reports.is_empty() {
+                    problems.push(format!(
+                        "{}: the model stopped threads: {:?}",
+                        c.name,
+                        &c.reports[..c.reports.len().min(3)]
+                    ));
+                }
+                for d in c.differing.iter().take(5) {
+                    problems.push(format!(
+                        "{}: arg {} element {}: model {} GPU {}",
+                        c.name, d.0, d.1, d.2, d.3
+                    ));
+                }
+            }
+            Err(e) => problems.push(e),
+        }
+    }
+    println!(
+        "{:<48} {:>9} {:>9} {:>12} {:>9}",
+        "family", "compared", "differing", "unspecified", "unstable"
+    );
+    for (f, [c, d, u, s]) in &families {
+        println!("{f:<48} {c:>9} {d:>9} {u:>12} {s:>9}");
+    }
+    println!("cases run on the GPU: {ran} of {}", cases.cases.len());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

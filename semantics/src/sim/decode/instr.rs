@@ -1,0 +1,652 @@
+//! Decoding the instructions of PTX ISA 9.7.9: the catalogue resolves the
+//! qualifiers to a form and a [`Binding`]; the decoder reads the binding's
+//! slots (`b.get("ss")`, `b.get("type")`...) rather than the qualifier
+//! strings.
+
+use super::{Decoder, LoadError, Symbol};
+use crate::catalogue::types::TypeKind;
+use crate::catalogue::{Binding, Catalogue, Resolved};
+use crate::ptx::ast::{Instruction, Operand, OperandKind};
+use crate::sim::prmt::PrmtMode;
+use crate::sim::program::{Access, IntTy, MultimemOp, Op, Order, Policy, RedOp, Src};
+use crate::sim::shfl::ShflMode;
+use crate::sim::space::Space;
+
+const HINT_GLOBAL: &str = "The qualifiers .unified and .level::cache_hint are only supported for .global state space and for generic addressing where the address points to the .global state space (9.7.9.8)";
+const PREFETCH_GLOBAL: &str = "The qualifier .level::prefetch_size may only be used with .global state space and with generic addressing where the address points to .global state space. If the generic address does not fall within the address window of the global memory, then the prefetching behavior is undefined (9.7.9.8)";
+const EVICT_GLOBAL: &str = "Cache eviction priority ... is supported for .global state space and generic addresses where the address points to .global state space (9.7.9.2)";
+const WIDE_GLOBAL: &str = "The .v8 (.vec) qualifier [and .v4 with 64-bit types] is supported if state space is .global or with generic addressing where address points to .global state space (9.7.9.8)";
+const NC_GLOBAL: &str = "The address operand a shall contain a global address (9.7.9.9)";
+const LDU_GLOBAL: &str = "Load read-only data into register variable d from the location specified by the source address operand a in the global state space (9.7.9.10)";
+
+impl Decoder<'_> {
+    pub(super) fn instruction(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        match ins.opcode.as_str() {
+            "mov" => self.mov(ins),
+            "prmt" => self.prmt(ins),
+            "shfl" => self.shfl(ins),
+            "ld" | "ldu" => self.load(ins),
+            "st" => self.store(ins),
+            "cvta" => self.cvta(ins),
+            "isspacep" => self.isspacep(ins),
+            "mapa" => self.mapa(ins),
+            "getctarank" => self.getctarank(ins),
+            "prefetch" | "prefetchu" => self.prefetch(ins),
+            "applypriority" | "discard" => self.cache_range(ins),
+            "createpolicy" => self.createpolicy(ins),
+            "multimem" => self.multimem(ins),
+            "cvt" => self.cvt(ins),
+            _ => self.plain(ins),
+        }
+    }
+
+    fn unsupported(&self, ins: &Instruction, why: &str) -> LoadError {
+        LoadError::Unsupported {
+            what: ins.full_opcode(),
+            offset: ins.span.start,
+            why: why.to_string(),
+        }
+    }
+
+    /// The catalogue's forms for the instruction's qualifiers.
+    fn forms(&self, ins: &Instruction) -> Result<Resolved, LoadError> {
+        let quals: Vec<&str> = ins.quals.iter().map(String::as_str).collect();
+        Catalogue::get()
+            .resolve_memo(&ins.full_opcode(), &ins.opcode, &quals)
+            .map_err(|_| {
+                self.bad(
+                    &ins.full_opcode(),
+                    ins.span.start,
+                    "no form of PTX ISA 9.7.9 has these qualifiers",
+                )
+            })
+    }
+
+    /// The binding of the form with this row id.
+    fn form<'f>(
+        &self,
+        forms: &'f Resolved,
+        ids: &[&str],
+        ins: &Instruction,
+    ) -> Result<&'f Binding<'static>, LoadError> {
+        forms
+            .iter()
+            .find(|b| ids.contains(&b.form.row.id))
+            .ok_or_else(|| {
+                self.bad(
+                    &ins.full_opcode(),
+                    ins.span.start,
+                    format!("no form {ids:?} takes these qualifiers and operands"),
+                )
+            })
+    }
+
+    /// The first binding (forms that differ only in rules the checker
+    /// applies).
+    fn first<'f>(
+        &self,
+        forms: &'f Resolved,
+        ins: &Instruction,
+    ) -> Result<&'f Binding<'static>, LoadError> {
+        forms
+            .first()
+            .ok_or_else(|| self.bad(&ins.full_opcode(), ins.span.start, "no form"))
+    }
+
+    fn operand<'i>(&self, ins: &'i Instruction, k: usize) -> Result<&'i Operand, LoadError> {
+        ins.operands.get(k).ok_or_else(|| {
+            self.bad(
+                &ins.full_opcode(),
+                ins.span.start,
+                format!("operand {} is missing", k + 1),
+            )
+        })
+    }
+
+    fn width(b: &Binding, slot: &str) -> u32 {
+        b.ty(slot).map_or(0, |t| t.bits)
+    }
+
+    // ---- 9.7.9.3, 9.7.9.4 mov ----
+
+    fn mov(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let forms = self.forms(ins)?;
+        let d = self.operand(ins, 0)?;
+        let a = self.operand(ins, 1)?;
+        let id: &[&str] = match (&d.kind, &a.kind) {
+            (_, OperandKind::Vector(v)) if v.len() == 2 => &["mov.pack.v2"],
+            (_, OperandKind::Vector(_)) => &["mov.pack.v4"],
+            (OperandKind::Vector(v), _) if v.len() == 2 => &["mov.unpack.v2"],
+            (OperandKind::Vector(_), _) => &["mov.unpack.v4"],
+            (_, OperandKind::Name(n)) if self.lookup_reg(n).is_some() => &["mov"],
+            (_, OperandKind::Name(n)) if super::special_register(n).is_some() => &["mov.sreg"],
+            (_, OperandKind::Name(n)) | (_, OperandKind::NameOffset(n, _)) => {
+                match self.symbols.get(n) {
+                    Some(Symbol::Function) => &["mov.fname", "mov.kernel"],
+                    _ => &["mov.avar"],
+                }
+            }
+            _ => &["mov"],
+        };
+        let b = self.form(&forms, id, ins)?;
+        let ty = b.get("type").unwrap_or(".b32");
+        let bits = Self::width(b, "type");
+        match b.form.row.id {
+            "mov.pack.v2" | "mov.pack.v4" => {
+                let OperandKind::Vector(v) = &a.kind else {
+                    return Err(self.bad(
+                        &ins.full_opcode(),
+                        ins.span.start,
+                        "expected a vector source",
+                    ));
+                };
+                let n = v.len() as u32;
+                let ety = format!(".b{}", bits / n);
+                let elems = v
+                    .iter()
+                    .map(|e| self.value(e, &ety, ins))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(Op::Pack {
+                    d: self.dest(d, ins)?.slot,
+                    width: bits,
+                    elems,
+                })
+            }
+            "mov.unpack.v2" | "mov.unpack.v4" => {
+                let OperandKind::Vector(v) = &d.kind else {
+                    return Err(self.bad(
+                        &ins.full_opcode(),
+                        ins.span.start,
+                        "expected a vector destination",
+                    ));
+                };
+                let ds = v
+                    .iter()
+                    .map(|e| match &e.kind {
+                        OperandKind::Name(n) if n == "_" => Ok(None),
+                        _ => self.dest(e, ins).map(|r| Some(r.slot)),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(Op::Unpack {
+                    d: ds,
+                    width: bits,
+                    a: self.value(a, ty, ins)?,
+                })
+            }
+            "mov.avar" => {
+                let (name, off) = match &a.kind {
+                    OperandKind::Name(n) => (n.as_str(), 0),
+                    OperandKind::NameOffset(n, o) => (n.as_str(), *o as i64),
+                    _ => {
+                        return Err(self.bad(
+                            &ins.full_opcode(),
+                            ins.span.start,
+                            "expected a variable",
+                        ))
+                    }
+                };
+                let home = match self.symbols.get(name) {
+                    Some(Symbol::Var { space, .. }) => *space,
+                    _ => Space::Global,
+                };
+                // "mov places the non-generic address of the variable (i.e.,
+                // the address of the variable in its state space)"
+                let src = self.var_address(name, off, home, ins)?;
+                let dr = self.dest(d, ins)?;
+                Ok(Op::Mov {
+                    d: dr.slot,
+                    a: src,
+                    bits: bits as u16,
+                })
+            }
+            "mov.fname" | "mov.kernel" => Ok(Op::Mov {
+                d: self.dest(d, ins)?.slot,
+                a: Src::Unspecified,
+                bits: bits as u16,
+            }),
+            _ => {
+                let dr = self.dest(d, ins)?;
+                let src = self.value(a, ty, ins)?;
+                if bits > 64 {
+                    Ok(Op::Mov128 { d: dr.slot, a: src })
+                } else {
+                    let bits = if ty == ".pred" { 1 } else { bits as u16 };
+                    Ok(Op::Mov {
+                        d: dr.slot,
+                        a: src,
+                        bits,
+                    })
+                }
+            }
+        }
+    }
+
+    // ---- 9.7.9.7 prmt ----
+
+    fn prmt(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let forms = self.forms(ins)?;
+        let b = self.form(&forms, &["prmt"], ins)?;
+        let mode = b.get("mode").and_then(PrmtMode::from_qualifier);
+        Ok(Op::Prmt {
+            d: self.dest(self.operand(ins, 0)?, ins)?.slot,
+            a: self.value(self.operand(ins, 1)?, ".b32", ins)?,
+            b: self.value(self.operand(ins, 2)?, ".b32", ins)?,
+            c: self.value(self.operand(ins, 3)?, ".b32", ins)?,
+            mode,
+        })
+    }
+
+    // ---- 9.7.9.5, 9.7.9.6 shfl ----
+
+    fn shfl(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let forms = self.forms(ins)?;
+        let b = self.form(&forms, &["shfl", "shfl.sync"], ins)?;
+        let sync = b.form.row.id == "shfl.sync";
+        let mode = b
+            .get("mode")
+            .and_then(ShflMode::from_qualifier)
+            .ok_or_else(|| self.bad(&ins.full_opcode(), ins.span.start, "no mode"))?;
+        let (d, p) = match &self.operand(ins, 0)?.kind {
+            OperandKind::Pair(d, p) => (self.dest(d, ins)?.slot, Some(self.dest(p, ins)?.slot)),
+            _ => (self.dest(self.operand(ins, 0)?, ins)?.slot, None),
+        };
+        let mask = if sync {
+            Some(self.value(self.operand(ins, 4)?, ".b32", ins)?)
+        } else {
+            None
+        };
+        Ok(Op::Shfl {
+            d,
+            p,
+            a: self.value(self.operand(ins, 1)?, ".b32", ins)?,
+            b: self.value(self.operand(ins, 2)?, ".b32", ins)?,
+            c: self.value(self.operand(ins, 3)?, ".b32", ins)?,
+            mask,
+            mode,
+        })
+    }
+
+    // ---- 9.7.9.8 to 9.7.9.11 ld, ld.global.nc, ldu, st ----
+
+    fn access_space(
+        &self,
+        b: &Binding,
+        store: bool,
+        ins: &Instruction,
+    ) -> Result<Space, LoadError> {
+        if b.form.row.instr == "ld.global.nc" {
+            return Ok(Space::Global);
+        }
+        Ok(match b.get("ss") {
+            None => Space::Generic,
+            // "If `.param` is specified without any sub-qualifiers then it
+            // defaults to `.param::func`" (st); for ld in a kernel, "::entry
+            // is assumed when accessing kernel function parameters from
+            // entry function".
+            Some(".param") if store => {
+                return Err(self.unsupported(ins, "st.param (device-function calls)"))
+            }
+            Some(".param::func") => return Err(self.unsupported(ins, "device-function parameters")),
+            Some(q) => Space::from_qualifier(q).unwrap_or(Space::Generic),
+        })
+    }
+
+    fn access_rules(b: &Binding) -> (Order, Option<&'static str>) {
+        let order = if b.has(".mmio") {
+            Order::Mmio
+        } else if b.has(".volatile") || b.has(".relaxed") || b.has(".acquire") || b.has(".release")
+        {
+            Order::Strong
+        } else {
+            Order::Weak
+        };
+        let bits = Self::width(b, "type");
+        let vec = b.get("vec");
+        let global_only = if b.form.row.instr == "ld.global.nc" {
+            Some(NC_GLOBAL)
+        } else if b.form.row.instr == "ldu" {
+            Some(LDU_GLOBAL)
+        } else if b.has(".L2::cache_hint") {
+            Some(HINT_GLOBAL)
+        } else if b.get("level::prefetch_size").is_some() {
+            Some(PREFETCH_GLOBAL)
+        } else if b.get("level1::eviction_priority").is_some()
+            || b.get("level2::eviction_priority").is_some()
+        {
+            Some(EVICT_GLOBAL)
+        } else if vec == Some(".v8") || (vec == Some(".v4") && bits == 64) {
+            Some(WIDE_GLOBAL)
+        } else {
+            None
+        };
+        (order, global_only)
+    }
+
+    fn load(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let forms = self.forms(ins)?;
+        let b = self.first(&forms, ins)?;
+        let space = self.access_space(b, false, ins)?;
+        let (order, global_only) = Self::access_rules(b);
+        let t = b
+            .ty("type")
+            .ok_or_else(|| self.bad(&ins.full_opcode(), ins.span.start, "no type"))?;
+        let d = self.operand(ins, 0)?;
+        let elems: Vec<&Operand> = match &d.kind {
+            OperandKind::Vector(v) => v.iter().collect(),
+            _ => vec![d],
+        };
+        let mut regs = Vec::new();
+        let mut reg_bits = Vec::new();
+        for e in elems {
+            match &e.kind {
+                OperandKind::Name(n) if n == "_" => {
+                    regs.push(None);
+                    reg_bits.push(0);
+                }
+                _ => {
+                    let r = self.dest(e, ins)?;
+                    regs.push(Some(if r.bits > 64 {
+                        Src::Reg128(r.slot)
+                    } else {
+                        Src::Reg(r.slot)
+                    }));
+                    reg_bits.push(r.bits);
+                }
+            }
+        }
+        let addr = self.address(self.operand(ins, 1)?, space, ins)?;
+        Ok(Op::Ld(Box::new(Access {
+            space,
+            size: (t.bits / 8) as u8,
+            signed: t.kind == TypeKind::Signed,
+            regs,
+            reg_bits,
+            addr,
+            order,
+            global_only,
+        })))
+    }
+
+    fn store(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let forms = self.forms(ins)?;
+        let b = self.first(&forms, ins)?;
+        if matches!(b.form.row.instr, "st.async" | "st.bulk") {
+            return Err(self.unsupported(ins, "asynchronous and bulk stores"));
+        }
+        let space = self.access_space(b, true, ins)?;
+        let (order, global_only) = Self::access_rules(b);
+        let t = b
+            .ty("type")
+            .ok_or_else(|| self.bad(&ins.full_opcode(), ins.span.start, "no type"))?;
+        let src = self.operand(ins, 1)?;
+        let elems: Vec<&Operand> = match &src.kind {
+            OperandKind::Vector(v) => v.iter().collect(),
+            _ => vec![src],
+        };
+        let ty = b.get("type").unwrap_or(".b32");
+        let mut regs = Vec::new();
+        for e in elems {
+            match &e.kind {
+                OperandKind::Name(n) if n == "_" => regs.push(None),
+                _ => regs.push(Some(self.value(e, ty, ins)?)),
+            }
+        }
+        let addr = self.address(self.operand(ins, 0)?, space, ins)?;
+        Ok(Op::St(Box::new(Access {
+            space,
+            size: (t.bits / 8) as u8,
+            signed: false,
+            reg_bits: vec![0; regs.len()],
+            regs,
+            addr,
+            order,
+            global_only,
+        })))
+    }
+
+    // ---- 9.7.9.19, 9.7.9.20, 9.7.9.23, 9.7.9.24 addresses ----
+
+    /// A register, or a variable (with offset) as its address in `space`.
+    fn reg_or_var(
+        &self,
+        op: &Operand,
+        ty: &str,
+        space: Space,
+        ins: &Instruction,
+    ) -> Result<Src, LoadError> {
+        match &op.kind {
+            OperandKind::Name(n) if self.lookup_reg(n).is_none() => {
+                self.var_address(n, 0, space, ins)
+            }
+            OperandKind::NameOffset(n, o) => self.var_address(n, *o as i64, space, ins),
+            _ => self.value(op, ty, ins),
+        }
+    }
+
+    fn cvta(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let forms = self.forms(ins)?;
+        let b = self.form(&forms, &["cvta", "cvta.to"], ins)?;
+        let to = b.form.row.id == "cvta.to";
+        let space = b
+            .get("space")
+            .and_then(Space::from_qualifier)
+            .ok_or_else(|| self.bad(&ins.full_opcode(), ins.span.start, "no space"))?;
+        let wide = b.is("size", ".u64");
+        let size = b.get("size").unwrap_or(".u64");
+        // `cvta.space p, var`: the variable's address in its space.
+        let a = self.reg_or_var(self.operand(ins, 1)?, size, space, ins)?;
+        Ok(Op::Cvta {
+            d: self.dest(self.operand(ins, 0)?, ins)?.slot,
+            a,
+            space,
+            to,
+            wide,
+        })
+    }
+
+    fn isspacep(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let forms = self.forms(ins)?;
+        let b = self.form(&forms, &["isspacep"], ins)?;
+        let space = b
+            .get("space")
+            .and_then(Space::from_qualifier)
+            .ok_or_else(|| self.bad(&ins.full_opcode(), ins.span.start, "no space"))?;
+        Ok(Op::Isspacep {
+            p: self.dest(self.operand(ins, 0)?, ins)?.slot,
+            a: self.value(self.operand(ins, 1)?, ".u64", ins)?,
+            space,
+        })
+    }
+
+    fn mapa(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let forms = self.forms(ins)?;
+        let b = self.form(&forms, &["mapa", "mapa.shared::cluster"], ins)?;
+        let generic = b.form.row.id == "mapa";
+        let ty = b.get("type").unwrap_or(".u64");
+        let a = self.reg_or_var(self.operand(ins, 1)?, ty, Space::SharedCluster, ins)?;
+        Ok(Op::Mapa {
+            d: self.dest(self.operand(ins, 0)?, ins)?.slot,
+            a,
+            b: self.value(self.operand(ins, 2)?, ".u32", ins)?,
+            generic,
+            wide: ty == ".u64",
+        })
+    }
+
+    fn getctarank(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let forms = self.forms(ins)?;
+        let b = self.form(&forms, &["getctarank", "getctarank.shared::cluster"], ins)?;
+        let generic = b.form.row.id == "getctarank";
+        let ty = b.get("type").unwrap_or(".u64");
+        let a = self.reg_or_var(self.operand(ins, 1)?, ty, Space::SharedCluster, ins)?;
+        Ok(Op::Getctarank {
+            d: self.dest(self.operand(ins, 0)?, ins)?.slot,
+            a,
+            generic,
+        })
+    }
+
+    // ---- 9.7.9.15 to 9.7.9.18 hints ----
+
+    fn prefetch(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let forms = self.forms(ins)?;
+        let b = self.first(&forms, ins)?;
+        let space = b
+            .get("space")
+            .or_else(|| b.get("tensormap_space"))
+            .and_then(Space::from_qualifier)
+            .unwrap_or(Space::Generic);
+        Ok(Op::Prefetch {
+            addr: self.address(self.operand(ins, 0)?, space, ins)?,
+            space,
+            uniform: b.form.row.id == "prefetchu",
+        })
+    }
+
+    fn cache_range(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let forms = self.forms(ins)?;
+        let b = self.first(&forms, ins)?;
+        let space = if b.has(".global") {
+            Space::Global
+        } else {
+            Space::Generic
+        };
+        let size = match &self.operand(ins, 1)?.kind {
+            OperandKind::Imm(e) => super::eval_const(e).unwrap_or(0) as u64,
+            _ => {
+                return Err(self.bad(
+                    &ins.full_opcode(),
+                    ins.span.start,
+                    "size must be an integer constant",
+                ))
+            }
+        };
+        Ok(Op::CacheRange {
+            addr: self.address(self.operand(ins, 0)?, space, ins)?,
+            space,
+            size,
+            discard: ins.opcode == "discard",
+        })
+    }
+
+    fn createpolicy(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let forms = self.forms(ins)?;
+        let b = self.first(&forms, ins)?;
+        let d = self.dest(self.operand(ins, 0)?, ins)?.slot;
+        let policy = match b.form.row.id {
+            "createpolicy.fractional" => Policy::Fractional(match ins.operands.get(1) {
+                Some(op) => Some(self.value(op, ".f32", ins)?),
+                None => None,
+            }),
+            "createpolicy.range" => {
+                let space = if b.has(".global") {
+                    Space::Global
+                } else {
+                    Space::Generic
+                };
+                Policy::Range {
+                    addr: self.address(self.operand(ins, 1)?, space, ins)?,
+                    space,
+                    primary: self.value(self.operand(ins, 2)?, ".u32", ins)?,
+                    total: self.value(self.operand(ins, 3)?, ".u32", ins)?,
+                }
+            }
+            _ => Policy::Cvt(self.value(self.operand(ins, 1)?, ".b64", ins)?),
+        };
+        Ok(Op::Createpolicy { d, policy })
+    }
+
+    // ---- 9.7.9.14 multimem ----
+
+    fn multimem(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let forms = self.forms(ins)?;
+        let b = self.first(&forms, ins)?;
+        let t = b
+            .ty("type")
+            .or_else(|| b.ty("redtype"))
+            .ok_or_else(|| self.bad(&ins.full_opcode(), ins.span.start, "no type"))?;
+        let float = !matches!(
+            t.kind,
+            TypeKind::Bits | TypeKind::Unsigned | TypeKind::Signed
+        );
+        if float && !matches!(t.name, ".f32" | ".f64") {
+            return Err(self.unsupported(ins, "multimem on 16-bit and 8-bit floating-point types"));
+        }
+        if b.get("vec").is_some() || b.get("acc_prec").is_some() {
+            return Err(self.unsupported(ins, "vector multimem and accumulation precision"));
+        }
+        let red = |q: Option<&str>| -> Option<RedOp> {
+            Some(match q? {
+                ".add" => RedOp::Add,
+                ".min" => RedOp::Min,
+                ".max" => RedOp::Max,
+                ".and" => RedOp::And,
+                ".or" => RedOp::Or,
+                ".xor" => RedOp::Xor,
+                _ => return None,
+            })
+        };
+        let kind = ins.quals.first().map(String::as_str);
+        let op = match kind {
+            Some(".ld_reduce") => MultimemOp::LdReduce(
+                red(b.get("op"))
+                    .ok_or_else(|| self.bad(&ins.full_opcode(), ins.span.start, "no .op"))?,
+            ),
+            Some(".st") => MultimemOp::St,
+            _ => MultimemOp::Red(
+                red(b.get("op").or_else(|| b.get("redop")))
+                    .ok_or_else(|| self.bad(&ins.full_opcode(), ins.span.start, "no .op"))?,
+            ),
+        };
+        let ty_name = t.name;
+        let (addr_op, val_op) = match op {
+            MultimemOp::LdReduce(_) => (1, 0),
+            _ => (0, 1),
+        };
+        let v = self.operand(ins, val_op)?;
+        let regs = vec![Some(match op {
+            MultimemOp::LdReduce(_) => Src::Reg(self.dest(v, ins)?.slot),
+            _ => self.value(v, ty_name, ins)?,
+        })];
+        self.uses_multimem = true;
+        Ok(Op::Multimem {
+            op,
+            ty: IntTy {
+                bits: t.bits as u8,
+                signed: t.kind == TypeKind::Signed,
+            },
+            float,
+            regs,
+            addr: self.address(self.operand(ins, addr_op)?, Space::Global, ins)?,
+        })
+    }
+
+    // ---- 9.7.9.21 cvt: integer to integer only ----
+
+    fn cvt(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let forms = self.forms(ins)?;
+        let Some(b) = forms.iter().find(|b| b.form.row.id == "cvt.int.int") else {
+            return Err(self.unsupported(
+                ins,
+                "cvt with a floating-point type: conversions are the cvt semantics' (semantics/src/cvt), not yet wired into the interpreter",
+            ));
+        };
+        let (Some(dt), Some(at)) = (b.ty("dtype"), b.ty("atype")) else {
+            return Err(self.bad(&ins.full_opcode(), ins.span.start, "no types"));
+        };
+        let int = |t: crate::catalogue::types::PtxType| IntTy {
+            bits: t.bits as u8,
+            signed: t.kind == TypeKind::Signed,
+        };
+        let d = self.dest(self.operand(ins, 0)?, ins)?;
+        let a = self.value(self.operand(ins, 1)?, at.name, ins)?;
+        Ok(Op::Cvt {
+            d: d.slot,
+            a,
+            from: int(at),
+            to: int(dt),
+            sat: b.has(".sat"),
+            reg_bits: d.bits,
+        })
+    }
+}

@@ -1,0 +1,728 @@
+//! From a parsed module to a [`Program`]: the layout of each state space,
+//! registers as slots, and each instruction decoded once. The instructions
+//! of 9.7.9 are resolved through the catalogue (their form and qualifiers
+//! come from its [`Binding`](crate::catalogue::Binding)); the plain integer,
+//! predicate and control instructions are decoded here.
+
+mod instr;
+mod plain;
+
+use std::collections::HashMap;
+
+use super::program::{GlobalVar, Instr, Op, ParamInfo, Program, Reg, Src, Sreg};
+use super::space::Space;
+use super::window::WindowProfile;
+use crate::catalogue::types::{ptx_type, TypeKind};
+use crate::ptx::ast::*;
+
+/// Why a kernel cannot be prepared.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    #[error("no kernel (.entry) named `{0}` in the module")]
+    NoKernel(String),
+    #[error("kernel `{0}` has no body")]
+    NoBody(String),
+    /// An instruction or directive the simulator does not model.
+    #[error("{what} (at byte {offset}): not modelled by the simulator: {why}")]
+    Unsupported {
+        what: String,
+        offset: u32,
+        why: String,
+    },
+    /// A name or operand the simulator cannot resolve (the checker would
+    /// have said so for 9.7.9 instructions).
+    #[error("{what} (at byte {offset}): {why}")]
+    Bad {
+        what: String,
+        offset: u32,
+        why: String,
+    },
+}
+
+/// A register's slot, width and kind.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RegInfo {
+    pub slot: Reg,
+    pub bits: u16,
+    pub kind: TypeKind,
+}
+
+/// A named variable and where it lives.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Symbol {
+    /// A variable in a space, at this address of the space (for shared
+    /// variables: the offset in the CTA's part).
+    Var {
+        space: Space,
+        addr: u64,
+    },
+    Function,
+}
+
+/// Prepares kernel `kernel` of `module` for the interpreter. The module
+/// should have passed [`crate::check::check_module`]; what the checker lets
+/// through and the simulator does not model comes back as
+/// [`LoadError::Unsupported`].
+pub fn prepare(
+    module: &Module,
+    kernel: &str,
+    profile: &WindowProfile,
+) -> Result<Program, LoadError> {
+    let f = module
+        .items
+        .iter()
+        .find_map(|it| match it {
+            Item::Function(f) if f.kind == FunctionKind::Entry && f.name == kernel => Some(f),
+            _ => None,
+        })
+        .ok_or_else(|| LoadError::NoKernel(kernel.to_string()))?;
+    let body = f
+        .body
+        .as_ref()
+        .ok_or_else(|| LoadError::NoBody(kernel.to_string()))?;
+    let mut d = Decoder::new(profile);
+    d.module_scope(module)?;
+    d.params(f)?;
+    d.directives(f)?;
+    d.prescan(body)?;
+    d.body(body)?;
+    d.finish(kernel)
+}
+
+pub(crate) struct Decoder<'p> {
+    profile: &'p WindowProfile,
+    symbols: HashMap<String, Symbol>,
+    scopes: Vec<HashMap<String, RegInfo>>,
+    slots: u32,
+    consts: Vec<u8>,
+    globals: Vec<GlobalVar>,
+    global_next: u64,
+    shared_next: u64,
+    local_next: u64,
+    params: Vec<ParamInfo>,
+    param_bytes: u64,
+    cluster_dims: Option<[u32; 3]>,
+    explicit_cluster: bool,
+    code: Vec<Instr>,
+    text: Vec<(String, u32)>,
+    labels: HashMap<String, u32>,
+    /// Branches waiting for their label: instruction index, label, offset.
+    fixups: Vec<(usize, String, u32)>,
+    uses_multimem: bool,
+}
+
+fn align_up(x: u64, a: u64) -> u64 {
+    let a = a.max(1);
+    x.div_ceil(a) * a
+}
+
+/// Bytes of one element of a declared type.
+fn type_bytes(ty: &str) -> u64 {
+    ptx_type(ty).map_or(1, |t| u64::from(t.bits.max(8) / 8))
+}
+
+/// A declaration's size in bytes and alignment.
+fn decl_size(v: &VarDecl, d: &Declarator) -> (u64, u64) {
+    let elem = type_bytes(&v.ty) * u64::from(v.vector.unwrap_or(1));
+    let count: u64 = d.dims.iter().map(|x| x.unwrap_or(0)).product();
+    let count = if d.dims.is_empty() { 1 } else { count };
+    (elem * count, v.align.unwrap_or(elem).max(1))
+}
+
+impl<'p> Decoder<'p> {
+    fn new(profile: &'p WindowProfile) -> Decoder<'p> {
+        Decoder {
+            profile,
+            symbols: HashMap::new(),
+            scopes: vec![HashMap::new()],
+            slots: 0,
+            consts: Vec::new(),
+            globals: Vec::new(),
+            global_next: profile.global_heap,
+            shared_next: profile.shared_reserved,
+            local_next: 0,
+            params: Vec::new(),
+            param_bytes: 0,
+            cluster_dims: None,
+            explicit_cluster: false,
+            code: Vec::new(),
+            text: Vec::new(),
+            labels: HashMap::new(),
+            fixups: Vec::new(),
+            uses_multimem: false,
+        }
+    }
+
+    fn bad(&self, what: &str, offset: u32, why: impl Into<String>) -> LoadError {
+        LoadError::Bad {
+            what: what.to_string(),
+            offset,
+            why: why.into(),
+        }
+    }
+
+    fn module_scope(&mut self, module: &Module) -> Result<(), LoadError> {
+        for item in &module.items {
+            match item {
+                Item::Var(v) => self.variable(v)?,
+                Item::Function(f) => {
+                    self.symbols.insert(f.name.clone(), Symbol::Function);
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// A `.global`, `.const`, `.shared` or `.local` variable (module or
+    /// function scope).
+    fn variable(&mut self, v: &VarDecl) -> Result<(), LoadError> {
+        for d in &v.names {
+            let (size, align) = decl_size(v, d);
+            let init = match &d.init {
+                Some(init) => self.init_bytes(v, init, size, d.span.start)?,
+                None => Vec::new(),
+            };
+            let sym = match v.space.as_str() {
+                ".global" => {
+                    let addr = align_up(self.global_next, align.max(16));
+                    self.global_next = addr + size.max(1);
+                    let mut bytes = init;
+                    bytes.resize(size as usize, 0);
+                    self.globals.push(GlobalVar {
+                        name: d.name.clone(),
+                        addr,
+                        init: bytes,
+                    });
+                    Symbol::Var {
+                        space: Space::Global,
+                        addr,
+                    }
+                }
+                ".const" => {
+                    let addr = align_up(self.consts.len() as u64, align);
+                    let mut bytes = init;
+                    bytes.resize(size as usize, 0);
+                    self.consts.resize(addr as usize, 0);
+                    self.consts.extend_from_slice(&bytes);
+                    Symbol::Var {
+                        space: Space::Const,
+                        addr,
+                    }
+                }
+                ".shared" => {
+                    let addr = align_up(self.shared_next, align);
+                    self.shared_next = addr + size;
+                    Symbol::Var {
+                        space: Space::SharedCta,
+                        addr,
+                    }
+                }
+                ".local" => {
+                    let addr = align_up(self.local_next, align);
+                    self.local_next = addr + size;
+                    // an offset in the thread's frame
+                    Symbol::Var {
+                        space: Space::Local,
+                        addr,
+                    }
+                }
+                ".tex" | ".surf" | ".sampler" => continue,
+                other => {
+                    return Err(LoadError::Unsupported {
+                        what: format!("{other} variable `{}`", d.name),
+                        offset: d.span.start,
+                        why: "this state space is not modelled".into(),
+                    })
+                }
+            };
+            self.symbols.insert(d.name.clone(), sym);
+        }
+        Ok(())
+    }
+
+    /// An initializer's bytes, element by element in the declared type.
+    fn init_bytes(
+        &self,
+        v: &VarDecl,
+        init: &Init,
+        size: u64,
+        at: u32,
+    ) -> Result<Vec<u8>, LoadError> {
+        let mut out = Vec::new();
+        let ty = ptx_type(&v.ty);
+        let elem = type_bytes(&v.ty) as usize;
+        let mut flat = Vec::new();
+        flatten(init, &mut flat);
+        for e in flat {
+            let bits = match (e, ty.map(|t| t.kind)) {
+                (Expr::F32(b), Some(TypeKind::Float)) if elem == 8 => {
+                    f64::from(f32::from_bits(*b)).to_bits()
+                }
+                (Expr::F64(b), Some(TypeKind::Float)) if elem == 4 => {
+                    u64::from((f64::from_bits(*b) as f32).to_bits())
+                }
+                (Expr::Int(i), Some(TypeKind::Float)) if elem == 4 => {
+                    u64::from((*i as f32).to_bits())
+                }
+                (Expr::Int(i), Some(TypeKind::Float)) if elem == 8 => (*i as f64).to_bits(),
+                _ => match eval_const(e) {
+                    Some(x) => x as u64,
+                    None => {
+                        return Err(LoadError::Unsupported {
+                            what: format!("initializer of `{}`", v.names[0].name),
+                            offset: at,
+                            why: "addresses in initializers are not modelled".into(),
+                        })
+                    }
+                },
+            };
+            out.extend_from_slice(&bits.to_le_bytes()[..elem.min(8)]);
+        }
+        out.truncate(size as usize);
+        Ok(out)
+    }
+
+    fn params(&mut self, f: &Function) -> Result<(), LoadError> {
+        for v in f.params.iter().flatten() {
+            for d in &v.names {
+                let (size, align) = decl_size(v, d);
+                let offset = align_up(self.param_bytes, align);
+                self.param_bytes = offset + size;
+                self.params.push(ParamInfo {
+                    name: d.name.clone(),
+                    offset,
+                    size,
+                });
+                self.symbols.insert(
+                    d.name.clone(),
+                    Symbol::Var {
+                        space: Space::ParamEntry,
+                        addr: offset,
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn directives(&mut self, f: &Function) -> Result<(), LoadError> {
+        for d in &f.directives {
+            match d.name.as_str() {
+                ".reqnctapercluster" => {
+                    let mut dims = [1u32; 3];
+                    for (k, v) in d.values.iter().take(3).enumerate() {
+                        dims[k] = v.trim().parse().map_err(|_| {
+                            self.bad(
+                                ".reqnctapercluster",
+                                d.span.start,
+                                format!("bad size `{v}`"),
+                            )
+                        })?;
+                    }
+                    self.cluster_dims = Some(dims);
+                    self.explicit_cluster = true;
+                }
+                ".explicitcluster" => self.explicit_cluster = true,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn declare_reg(&mut self, v: &VarDecl, at: u32) -> Result<(), LoadError> {
+        let t = ptx_type(&v.ty).ok_or_else(|| self.bad(&v.ty, at, "unknown register type"))?;
+        if v.vector.is_some() {
+            return Err(LoadError::Unsupported {
+                what: format!(".reg .v{} {}", v.vector.unwrap_or(0), v.ty),
+                offset: at,
+                why: "vector registers are not modelled".into(),
+            });
+        }
+        for d in &v.names {
+            for name in d.expanded_names() {
+                let info = RegInfo {
+                    slot: self.slots,
+                    bits: t.bits as u16,
+                    kind: t.kind,
+                };
+                self.slots += if t.bits > 64 { 2 } else { 1 };
+                if let Some(scope) = self.scopes.last_mut() {
+                    scope.insert(name, info);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn body(&mut self, stmts: &[Stmt]) -> Result<(), LoadError> {
+        for s in stmts {
+            match s {
+                Stmt::Label(name, _) => {
+                    self.labels.insert(name.clone(), self.code.len() as u32);
+                }
+                Stmt::Var(v) if v.space == ".reg" => self.declare_reg(v, v.span.start)?,
+                // placed by `prescan`
+                Stmt::Var(_) => {}
+                Stmt::Block(inner, _) => {
+                    self.scopes.push(HashMap::new());
+                    let r = self.body(inner);
+                    self.scopes.pop();
+                    r?;
+                }
+                Stmt::Instr(ins) => {
+                    let op = self.instruction(ins)?;
+                    let guard = match &ins.guard {
+                        Some(g) => {
+                            let r = self.reg(&g.pred, ins)?;
+                            Some((r.slot, g.negated))
+                        }
+                        None => None,
+                    };
+                    self.code.push(Instr { guard, op });
+                    let mut text = String::new();
+                    crate::ptx::printer::print_instruction(&mut text, ins);
+                    self.text.push((text.trim().to_string(), ins.span.start));
+                }
+                Stmt::Other(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Places the function's own variables (`.local`, `.shared`, ...)
+    /// before any instruction is decoded, so that the size of the local
+    /// frame, and with it every local address, is known.
+    fn prescan(&mut self, stmts: &[Stmt]) -> Result<(), LoadError> {
+        for s in stmts {
+            match s {
+                Stmt::Var(v) if v.space != ".reg" => self.variable(v)?,
+                Stmt::Block(inner, _) => self.prescan(inner)?,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(mut self, kernel: &str) -> Result<Program, LoadError> {
+        for (at, label, offset) in std::mem::take(&mut self.fixups) {
+            let target = *self.labels.get(&label).ok_or_else(|| LoadError::Bad {
+                what: format!("bra {label}"),
+                offset,
+                why: "no such label".into(),
+            })?;
+            if let Some(Instr {
+                op: Op::Bra { target: t },
+                ..
+            }) = self.code.get_mut(at)
+            {
+                *t = target;
+            }
+        }
+        // a kernel that falls off its end exits
+        self.code.push(Instr {
+            guard: None,
+            op: Op::Exit,
+        });
+        self.text.push(("(end of kernel)".into(), 0));
+        let local_bytes = align_up(self.local_next, 16);
+        let local_frame = self.local_frame(local_bytes);
+        Ok(Program {
+            kernel: kernel.to_string(),
+            code: self.code,
+            text: self.text,
+            slots: self.slots,
+            params: self.params,
+            param_bytes: self.param_bytes,
+            shared_end: self.shared_next,
+            local_bytes,
+            local_frame,
+            consts: self.consts,
+            globals: self.globals,
+            cluster_dims: self.cluster_dims,
+            explicit_cluster: self.explicit_cluster,
+            uses_multimem: self.uses_multimem,
+        })
+    }
+
+    /// The local address of the thread's frame: at the top of the local
+    /// window, as the GPU places it (the window probe saw local variables
+    /// just under 16 MiB).
+    fn local_frame(&self, bytes: u64) -> u64 {
+        self.profile.local_size.saturating_sub(bytes + 0x200) & !0xff
+    }
+
+    // ---- operands ----
+
+    fn lookup_reg(&self, name: &str) -> Option<RegInfo> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    fn reg(&self, name: &str, ins: &Instruction) -> Result<RegInfo, LoadError> {
+        self.lookup_reg(name).ok_or_else(|| {
+            self.bad(
+                &ins.full_opcode(),
+                ins.span.start,
+                format!("`{name}` is not a register"),
+            )
+        })
+    }
+
+    /// The address of a variable in `space` (`Generic`: its generic
+    /// address), as a source operand.
+    fn var_address(
+        &self,
+        name: &str,
+        offset: i64,
+        space: Space,
+        ins: &Instruction,
+    ) -> Result<Src, LoadError> {
+        let sym = *self.symbols.get(name).ok_or_else(|| {
+            self.bad(
+                &ins.full_opcode(),
+                ins.span.start,
+                format!("`{name}` is not declared"),
+            )
+        })?;
+        let Symbol::Var { space: home, addr } = sym else {
+            return Ok(Src::Unspecified);
+        };
+        // `.local` symbols hold offsets in the thread's frame; `prescan`
+        // has declared them all, so the frame's place is final.
+        let local_addr = |a: u64| -> u64 { self.local_frame(align_up(self.local_next, 16)) + a };
+        let a = addr.wrapping_add(offset as u64);
+        let p = self.profile;
+        let same = |s: Space| match (s, home) {
+            (Space::SharedCta | Space::SharedCluster, Space::SharedCta) => true,
+            (Space::ParamEntry | Space::ParamFunc, Space::ParamEntry) => true,
+            (x, y) => x == y,
+        };
+        Ok(match space {
+            Space::Generic => match home {
+                Space::Global => Src::Imm(a),
+                Space::Const => Src::Imm(p.const_base.wrapping_add(a)),
+                Space::Local => Src::Imm(p.local_base.wrapping_add(local_addr(a))),
+                Space::ParamEntry => Src::Imm(p.param_base.wrapping_add(a)),
+                _ => {
+                    return Err(LoadError::Unsupported {
+                        what: ins.full_opcode(),
+                        offset: ins.span.start,
+                        why: format!(
+                            "generic access to the {} variable `{name}` by name",
+                            home.name()
+                        ),
+                    })
+                }
+            },
+            s if same(s) => match home {
+                Space::SharedCta => Src::SharedAddr(a),
+                Space::Local => Src::Imm(local_addr(a)),
+                _ => Src::Imm(a),
+            },
+            s => {
+                return Err(self.bad(
+                    &ins.full_opcode(),
+                    ins.span.start,
+                    format!("`{name}` is a {} variable, not {}", home.name(), s.name()),
+                ))
+            }
+        })
+    }
+
+    /// A value operand of an instruction whose type is `ty` (`.u32`,
+    /// `.f32`, ...): a register, an immediate, or a special register.
+    fn value(&self, op: &Operand, ty: &str, ins: &Instruction) -> Result<Src, LoadError> {
+        let bits = ptx_type(ty).map_or(64, |t| u32::from(t.bits as u16).min(128));
+        match &op.kind {
+            OperandKind::Name(n) => {
+                if let Some(r) = self.lookup_reg(n) {
+                    return Ok(if r.bits > 64 {
+                        Src::Reg128(r.slot)
+                    } else {
+                        Src::Reg(r.slot)
+                    });
+                }
+                if let Some(s) = special_register(n) {
+                    return Ok(Src::Sreg(s));
+                }
+                Err(self.bad(
+                    &ins.full_opcode(),
+                    ins.span.start,
+                    format!("`{n}` is not a register"),
+                ))
+            }
+            OperandKind::Imm(e) => Ok(Src::Imm(immediate(e, ty, bits).ok_or_else(|| {
+                self.bad(
+                    &ins.full_opcode(),
+                    ins.span.start,
+                    "an immediate that is not a constant",
+                )
+            })?)),
+            _ => Err(self.bad(
+                &ins.full_opcode(),
+                ins.span.start,
+                "expected a register or an immediate",
+            )),
+        }
+    }
+
+    fn dest(&self, op: &Operand, ins: &Instruction) -> Result<RegInfo, LoadError> {
+        match &op.kind {
+            OperandKind::Name(n) => self.reg(n, ins),
+            _ => Err(self.bad(
+                &ins.full_opcode(),
+                ins.span.start,
+                "the destination is not a register",
+            )),
+        }
+    }
+
+    /// A predicate source: `p` or `!p` (the latter gives `negated`).
+    fn pred_src(&self, op: &Operand, ins: &Instruction) -> Result<(Src, bool), LoadError> {
+        match &op.kind {
+            OperandKind::Not(n) => Ok((Src::Reg(self.reg(n, ins)?.slot), true)),
+            _ => Ok((self.value(op, ".pred", ins)?, false)),
+        }
+    }
+
+    /// `[a]`, `[a+imm]`, `[var]`, `[var+imm]`, `[imm]` in `space`.
+    fn address(
+        &self,
+        op: &Operand,
+        space: Space,
+        ins: &Instruction,
+    ) -> Result<super::program::Addr, LoadError> {
+        use super::program::Addr;
+        let OperandKind::Addr(a) = &op.kind else {
+            return Err(self.bad(
+                &ins.full_opcode(),
+                ins.span.start,
+                "expected an address operand",
+            ));
+        };
+        if a.coords.is_some() {
+            return Err(LoadError::Unsupported {
+                what: ins.full_opcode(),
+                offset: ins.span.start,
+                why: "tensor addresses".into(),
+            });
+        }
+        let offset = a.offset as i64;
+        Ok(match &a.base {
+            None => Addr {
+                base: Src::Imm(0),
+                offset,
+            },
+            Some(name) => match self.lookup_reg(name) {
+                Some(r) => Addr {
+                    base: Src::Reg(r.slot),
+                    offset,
+                },
+                None => Addr {
+                    base: self.var_address(name, offset, space, ins)?,
+                    offset: 0,
+                },
+            },
+        })
+    }
+}
+
+fn flatten<'a>(init: &'a Init, out: &mut Vec<&'a Expr>) {
+    match init {
+        Init::Expr(e) => out.push(e),
+        Init::List(l) => l.iter().for_each(|i| flatten(i, out)),
+    }
+}
+
+/// A constant integer expression's value.
+fn eval_const(e: &Expr) -> Option<i128> {
+    Some(match e {
+        Expr::Int(i) => *i,
+        Expr::F32(b) => i128::from(*b),
+        Expr::F64(b) => i128::from(*b),
+        Expr::Unary('-', x) => eval_const(x)?.wrapping_neg(),
+        Expr::Unary('~', x) => !eval_const(x)?,
+        Expr::Unary('!', x) => i128::from(eval_const(x)? == 0),
+        Expr::Unary(_, x) => eval_const(x)?,
+        Expr::Binary(op, a, b) => {
+            let (a, b) = (eval_const(a)?, eval_const(b)?);
+            match op {
+                BinOp::Add => a.wrapping_add(b),
+                BinOp::Sub => a.wrapping_sub(b),
+                BinOp::Mul => a.wrapping_mul(b),
+                BinOp::Div => a.checked_div(b)?,
+                BinOp::Rem => a.checked_rem(b)?,
+                BinOp::Shl => a.checked_shl(b as u32)?,
+                BinOp::Shr => a.checked_shr(b as u32)?,
+                BinOp::And => a & b,
+                BinOp::Or => a | b,
+                BinOp::Xor => a ^ b,
+            }
+        }
+        Expr::Sym(_) | Expr::Generic(_) => return None,
+    })
+}
+
+/// An immediate operand's bits for an instruction of type `ty` (`bits`
+/// wide): integers wrap to the width; float literals convert to the type.
+fn immediate(e: &Expr, ty: &str, bits: u32) -> Option<u64> {
+    let float = ptx_type(ty).is_some_and(|t| t.kind == TypeKind::Float);
+    let v: u64 = match (e, float, bits) {
+        (Expr::F64(b), true, 32) => u64::from((f64::from_bits(*b) as f32).to_bits()),
+        (Expr::F32(b), true, 64) => f64::from(f32::from_bits(*b)).to_bits(),
+        (Expr::Int(i), true, 32) => u64::from((*i as f32).to_bits()),
+        (Expr::Int(i), true, 64) => (*i as f64).to_bits(),
+        _ => eval_const(e)? as u64,
+    };
+    Some(if bits >= 64 {
+        v
+    } else {
+        v & ((1u64 << bits) - 1)
+    })
+}
+
+/// A special register's name (`%tid.x`).
+pub(crate) fn special_register(name: &str) -> Option<Sreg> {
+    let (base, axis) = match name.split_once('.') {
+        Some((b, a)) => (
+            b,
+            match a {
+                "x" => 0,
+                "y" => 1,
+                "z" => 2,
+                _ => return None,
+            },
+        ),
+        None => (name, 0),
+    };
+    Some(match base {
+        "%tid" => Sreg::Tid(axis),
+        "%ntid" => Sreg::Ntid(axis),
+        "%ctaid" => Sreg::Ctaid(axis),
+        "%nctaid" => Sreg::Nctaid(axis),
+        "%cluster_ctaid" => Sreg::ClusterCtaid(axis),
+        "%cluster_nctaid" => Sreg::ClusterNctaid(axis),
+        "%clusterid" => Sreg::Clusterid(axis),
+        "%nclusterid" => Sreg::Nclusterid(axis),
+        "%laneid" => Sreg::Laneid,
+        "%warpid" => Sreg::Warpid,
+        "%nwarpid" => Sreg::Nwarpid,
+        "%smid" => Sreg::Smid,
+        "%nsmid" => Sreg::Nsmid,
+        "%gridid" => Sreg::Gridid,
+        "%lanemask_eq" => Sreg::LanemaskEq,
+        "%lanemask_le" => Sreg::LanemaskLe,
+        "%lanemask_lt" => Sreg::LanemaskLt,
+        "%lanemask_ge" => Sreg::LanemaskGe,
+        "%lanemask_gt" => Sreg::LanemaskGt,
+        "%cluster_ctarank" => Sreg::ClusterCtarank,
+        "%cluster_nctarank" => Sreg::ClusterNctarank,
+        "%is_explicit_cluster" => Sreg::IsExplicitCluster,
+        "%dynamic_smem_size" => Sreg::DynamicSmemSize,
+        "%total_smem_size" => Sreg::TotalSmemSize,
+        "%clock" | "%clock64" | "%globaltimer" | "%globaltimer_lo" | "%globaltimer_hi" => {
+            Sreg::Volatile
+        }
+        _ => return None,
+    })
+}

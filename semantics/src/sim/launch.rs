@@ -1,0 +1,141 @@
+//! Launching a prepared kernel: the grid, the arguments, and what comes
+//! back (the buffers, with their unspecified bytes, and a report for each
+//! thread that stopped).
+
+use super::undefined::Undefined;
+use super::window::WindowProfile;
+
+/// A kernel argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// A global buffer: the simulator places it at `addr` (or, with none,
+    /// after the previous one) and passes its address.
+    Buffer { addr: Option<u64>, bytes: Vec<u8> },
+    /// The parameter's bytes, little-endian (as many as the parameter has;
+    /// fewer are zero-extended).
+    Bytes(Vec<u8>),
+}
+
+impl Arg {
+    pub fn u32(v: u32) -> Arg {
+        Arg::Bytes(v.to_le_bytes().to_vec())
+    }
+
+    pub fn u64(v: u64) -> Arg {
+        Arg::Bytes(v.to_le_bytes().to_vec())
+    }
+}
+
+/// A modelled multicast object (PTX ISA 9.7.9.14): `multimem` accesses to
+/// `[addr, addr + size)` reach the same offset of each member buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Multicast {
+    pub addr: u64,
+    pub size: u64,
+    /// Base addresses of global buffers (each at least `size` bytes).
+    pub members: Vec<u64>,
+}
+
+/// How to run a kernel.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    /// Cluster shape; the kernel's `.reqnctapercluster` when `None`, else
+    /// one CTA.
+    pub cluster: Option<[u32; 3]>,
+    /// Bytes of dynamic shared memory (`.extern .shared` arrays).
+    pub dynamic_shared: u64,
+    pub args: Vec<Arg>,
+    pub multicast: Vec<Multicast>,
+    /// Thread-instructions the run may execute before it is stopped.
+    pub step_budget: u64,
+    pub profile: WindowProfile,
+}
+
+impl Launch {
+    pub fn new(grid: [u32; 3], block: [u32; 3], args: Vec<Arg>) -> Launch {
+        Launch {
+            grid,
+            block,
+            cluster: None,
+            dynamic_shared: 0,
+            args,
+            multicast: Vec::new(),
+            step_budget: 1 << 32,
+            profile: WindowProfile::SM90,
+        }
+    }
+}
+
+/// Why a launch cannot start.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LaunchError {
+    #[error("the kernel has {params} parameters but {args} arguments were given")]
+    ArgCount { params: usize, args: usize },
+    #[error("argument {index} has {given} bytes; parameter `{name}` has {size}")]
+    ArgSize {
+        index: usize,
+        name: String,
+        given: usize,
+        size: u64,
+    },
+    #[error("buffers at {0:#x} and {1:#x} overlap")]
+    Overlap(u64, u64),
+    #[error("bad launch shape: {0}")]
+    Shape(String),
+}
+
+/// A thread's coordinates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ThreadId {
+    pub ctaid: [u32; 3],
+    pub tid: [u32; 3],
+}
+
+/// Why a thread stopped before it exited.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StopKind {
+    /// The thread did something the spec leaves undefined.
+    Undefined(Undefined),
+    /// The thread's control flow or an address depends on bits the spec
+    /// leaves unspecified: the model cannot say what happens next.
+    Indeterminate(&'static str),
+    /// The thread waits forever (a barrier or a warp collective whose
+    /// other members never come).
+    Deadlock(String),
+    /// The run's step budget ran out while the thread was still running.
+    Budget,
+}
+
+/// One stopped thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    pub thread: ThreadId,
+    /// The instruction, as text, and its byte offset in the source.
+    pub instruction: String,
+    pub offset: u32,
+    pub kind: StopKind,
+}
+
+/// A global buffer after the run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BufferOut {
+    pub addr: u64,
+    pub bytes: Vec<u8>,
+    /// 1 for each byte whose value the spec leaves unspecified; empty when
+    /// every byte is determinate.
+    pub unspecified: Vec<u8>,
+}
+
+/// What a run produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// One per `Arg::Buffer`, in argument order.
+    pub buffers: Vec<BufferOut>,
+    pub reports: Vec<Report>,
+    /// Thread-instructions executed.
+    pub steps: u64,
+    /// Whether the step budget ran out.
+    pub budget_exhausted: bool,
+}

@@ -1,0 +1,1161 @@
+//! One instruction for the chosen lanes of a warp.
+
+use super::{lanes, Lane, Machine, Warp, LANES};
+use crate::sim::alu::{self, mask};
+use crate::sim::launch::StopKind;
+use crate::sim::memory::{self, Bytes, MISALIGNED, OUTSIDE};
+use crate::sim::program::{Access, Addr, BoolOp, MultimemOp, Op, Order, Policy, RedOp, Reg, Src};
+use crate::sim::shfl::{shfl, shfl_sync, ShflLane};
+use crate::sim::space::Space;
+use crate::sim::undefined::{Effect, Undefined};
+use crate::sim::{pack, prmt, window};
+
+const GUARD: &str = "the guard predicate has unspecified bits";
+const ADDRESS: &str = "the address has unspecified bits";
+const OPERAND: &str =
+    "an operand that decides what happens (a lane, rank, count or mask) has unspecified bits";
+
+const STORE_CONST: Undefined =
+    Undefined::behaviour("9.7.9.11", "Stores to const memory are illegal");
+const STORE_PARAM: Undefined = Undefined::behaviour(
+    "9.7.9.11",
+    "st's state spaces are { .global, .local, .param{::func}, .shared{::cta, ::cluster} }: kernel parameters cannot be stored to",
+);
+const STRONG_SPACE: Undefined = Undefined::behaviour(
+    "9.7.9.8",
+    "The qualifiers .volatile, .relaxed and .acquire may be used only with .global and .shared spaces and with generic addressing, where the address points to .global or .shared space",
+);
+const MMIO_SPACE: Undefined = Undefined::behaviour(
+    "9.7.9.8",
+    "The qualifier .mmio may be used only with .global space and with generic addressing, where the address points to .global space",
+);
+const MULTIMEM_BY_LD: Undefined = Undefined::behaviour(
+    "9.7.9.14",
+    "Multimem addresses can only be accessed only by multimem.* operations. Accessing a multimem address with ld, st or any other memory operations results in undefined behavior",
+);
+const NOT_MULTIMEM: Undefined = Undefined::behaviour(
+    "9.7.9.14",
+    "Address operand a must be a multimem address. Otherwise, the behavior is undefined",
+);
+const RANGE_GLOBAL: Undefined = Undefined::behaviour(
+    "9.7.9.16",
+    "If the specified address does not fall within the address window of .global state space then the behavior is undefined",
+);
+const RANGE_ALIGN: Undefined = Undefined::behaviour("9.7.9.16", "`a` must be aligned to 128 bytes");
+const RANGE_SIZE: Undefined = Undefined::behaviour(
+    "9.7.9.16",
+    "The only supported value for the size operand is 128",
+);
+const POLICY_SIZES: Undefined = Undefined::behaviour(
+    "9.7.9.18",
+    "The value of primary-size must be less than or equal to the value of total-size. Maximum allowed value of total-size is 4GB",
+);
+const POLICY_FRACTION: Undefined = Undefined::behaviour(
+    "9.7.9.18",
+    "The valid range of values for the operand fraction is (0.0,.., 1.0]",
+);
+const POLICY_GLOBAL: Undefined = Undefined::behaviour(
+    "9.7.9.18",
+    "If the specified address does not fall within the address window of .global state space then the behavior is undefined",
+);
+const BAR_ID: Undefined = Undefined::behaviour(
+    "9.7.13.1",
+    "barrier identifiers are 0 to 15; a thread count must be a multiple of the warp size",
+);
+const WARPSYNC_MASK: Undefined = Undefined::behaviour(
+    "9.7.13.2",
+    "The behavior of bar.warp.sync is undefined if the executing thread is not in the membermask",
+);
+const DIV_RESULT: Undefined = Undefined::result(
+    "9.7.1.7",
+    "Division by zero yields an unspecified, machine-specific value (also the quotient that overflows)",
+);
+const FLOAT_ORDER: Undefined = Undefined::result(
+    "9.7.9.14",
+    "multimem.ld_reduce reduces the values of all the memory locations, in an order the spec does not give: a floating-point sum over more than two locations may round differently",
+);
+
+/// Where an access lands.
+#[derive(Clone, Copy, Debug)]
+enum Loc {
+    Global(usize, usize),
+    Shared(usize, usize),
+    Local(usize),
+    Const(usize),
+    Param(usize),
+}
+
+impl Loc {
+    fn is_global(self) -> bool {
+        matches!(self, Loc::Global(..) | Loc::Const(_) | Loc::Param(_))
+    }
+}
+
+impl Machine<'_> {
+    #[inline]
+    fn set(&mut self, w: usize, d: Reg, l: usize, v: u64, sh: u64) {
+        let wp = &mut self.warps[w];
+        let i = d as usize * LANES + l;
+        wp.regs[i] = v;
+        if sh != 0 || wp.shadow.is_some() {
+            let n = wp.regs.len();
+            wp.shadow.get_or_insert_with(|| vec![0; n])[i] = sh;
+        }
+    }
+
+    fn set128(&mut self, w: usize, d: Reg, l: usize, v: u128, sh: u128) {
+        self.set(w, d, l, v as u64, sh as u64);
+        self.set(w, d + 1, l, (v >> 64) as u64, (sh >> 64) as u64);
+    }
+
+    #[inline]
+    fn val(&self, w: usize, s: Src, l: usize) -> (u64, u64) {
+        let wp: &Warp = &self.warps[w];
+        (self.read(wp, s, l), self.unspec(wp, s, l))
+    }
+
+    fn val128(&self, w: usize, s: Src, l: usize) -> (u128, u128) {
+        let wp: &Warp = &self.warps[w];
+        let lo = u128::from(self.read(wp, s, l)) | (u128::from(self.read_hi(wp, s, l)) << 64);
+        let sh = u128::from(self.unspec(wp, s, l)) | (u128::from(self.unspec_hi(wp, s, l)) << 64);
+        (lo, sh)
+    }
+
+    /// Moves the lanes of `active` that still run to `pc + 1`.
+    fn advance(&mut self, w: usize, pc: u32, active: u32) {
+        let wp = &mut self.warps[w];
+        if let Some((upc, umask)) = wp.uniform {
+            if upc == pc && umask == active {
+                wp.uniform = Some((pc + 1, umask));
+                return;
+            }
+        }
+        self.diverge(w);
+        let wp = &mut self.warps[w];
+        for l in lanes(active) {
+            if wp.lane[l] == Lane::Running {
+                wp.pc[l] = pc + 1;
+            }
+        }
+    }
+
+    fn place(&self, w: usize) -> window::Place {
+        window::Place {
+            rank: self.ctas[self.warps[w].cta].rank,
+            ..self.place
+        }
+    }
+
+    /// Runs the instruction at `pc` for the lanes of `active`.
+    pub(super) fn step(&mut self, w: usize, pc: u32, mut active: u32) {
+        let prog = self.prog;
+        let Some(instr) = prog.code.get(pc as usize) else {
+            for l in lanes(active) {
+                self.finish_lane(w, l, Lane::Exited);
+            }
+            return;
+        };
+        self.steps += u64::from(active.count_ones());
+        let mut exec = active;
+        if let Some((p, neg)) = instr.guard {
+            let mut on = 0u32;
+            let mut bad = 0u32;
+            for l in lanes(active) {
+                let (v, sh) = self.val(w, Src::Reg(p), l);
+                if sh & 1 != 0 {
+                    bad |= 1 << l;
+                } else if (v & 1 != 0) != neg {
+                    on |= 1 << l;
+                }
+            }
+            for l in lanes(bad) {
+                self.stop(w, l, pc, StopKind::Indeterminate(GUARD));
+            }
+            active &= !bad;
+            exec = on;
+        }
+        match &instr.op {
+            Op::Bra { target } => {
+                if exec == active {
+                    let wp = &mut self.warps[w];
+                    if let Some((_, umask)) = wp.uniform {
+                        if umask == active {
+                            wp.uniform = Some((*target, umask));
+                            return;
+                        }
+                    }
+                }
+                self.diverge(w);
+                let wp = &mut self.warps[w];
+                for l in lanes(active) {
+                    wp.pc[l] = if exec & (1 << l) != 0 {
+                        *target
+                    } else {
+                        pc + 1
+                    };
+                }
+                return;
+            }
+            Op::Exit => {
+                for l in lanes(exec) {
+                    self.finish_lane(w, l, Lane::Exited);
+                }
+                self.advance(w, pc, active & !exec);
+                return;
+            }
+            Op::BarSync { id, count } => {
+                self.bar_sync(w, pc, active, exec, *id, *count);
+                return;
+            }
+            Op::Shfl { .. } | Op::WarpSync { .. } => {
+                self.collective(w, pc, active, exec, &instr.op);
+                return;
+            }
+            Op::ClusterArrive => {
+                let wp = &mut self.warps[w];
+                for l in lanes(exec) {
+                    wp.arrive[l] += 1;
+                }
+            }
+            Op::ClusterWait => {
+                let min = self.cluster_min();
+                self.diverge(w);
+                let wp = &mut self.warps[w];
+                for l in lanes(active) {
+                    wp.pc[l] = pc + 1;
+                    if exec & (1 << l) != 0 {
+                        let target = wp.waited[l] + 1;
+                        if min >= target {
+                            wp.waited[l] = target;
+                        } else {
+                            wp.lane[l] = Lane::ClusterWait { target };
+                        }
+                    }
+                }
+                return;
+            }
+            op => {
+                for l in lanes(exec) {
+                    if let Err(kind) = self.lane_op(w, l, op) {
+                        match kind {
+                            Stop::Undefined(u) if u.effect == Effect::Result => {}
+                            Stop::Undefined(u) => self.undefined(w, l, pc, u),
+                            Stop::Indeterminate(why) => {
+                                self.stop(w, l, pc, StopKind::Indeterminate(why))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.advance(w, pc, active);
+    }
+
+    fn cluster_min(&self) -> u32 {
+        let mut min = u32::MAX;
+        for wp in &self.warps {
+            for l in 0..LANES {
+                if !matches!(wp.lane[l], Lane::Absent | Lane::Exited | Lane::Stopped) {
+                    min = min.min(wp.arrive[l]);
+                }
+            }
+        }
+        min
+    }
+
+    /// One lane's work for the instructions that act lane by lane.
+    fn lane_op(&mut self, w: usize, l: usize, op: &Op) -> Result<(), Stop> {
+        match *op {
+            Op::Mov { d, a, bits } => {
+                let (v, sh) = self.val(w, a, l);
+                let (v, sh) = if bits == 1 {
+                    (
+                        u64::from(v & 1 != 0 || (v != 0 && !matches!(a, Src::Reg(_)))),
+                        u64::from(sh != 0),
+                    )
+                } else {
+                    (v & mask(u32::from(bits)), sh & mask(u32::from(bits)))
+                };
+                self.set(w, d, l, v, sh);
+            }
+            Op::Mov128 { d, a } => {
+                let (v, sh) = self.val128(w, a, l);
+                self.set128(w, d, l, v, sh);
+            }
+            Op::Pack {
+                d,
+                width,
+                ref elems,
+            } => {
+                let mut vals = [0u128; 4];
+                let mut shs = [0u128; 4];
+                for (k, e) in elems.iter().enumerate().take(4) {
+                    let (v, sh) = self.val(w, *e, l);
+                    vals[k] = u128::from(v);
+                    shs[k] = u128::from(sh);
+                }
+                let n = elems.len().min(4);
+                let v = pack::mov_pack(width, &vals[..n]).unwrap_or(0);
+                let sh = pack::mov_pack(width, &shs[..n]).unwrap_or(u128::MAX);
+                if width > 64 {
+                    self.set128(w, d, l, v, sh);
+                } else {
+                    self.set(w, d, l, v as u64, sh as u64);
+                }
+            }
+            Op::Unpack { ref d, width, a } => {
+                let (v, sh) = self.val128(w, a, l);
+                let n = d.len();
+                let parts = pack::mov_unpack(width, n, v).unwrap_or([0; 4]);
+                let shs = pack::mov_unpack(width, n, sh).unwrap_or([u128::MAX; 4]);
+                for (k, r) in d.iter().enumerate() {
+                    if let Some(r) = r {
+                        self.set(w, *r, l, parts[k] as u64, shs[k] as u64);
+                    }
+                }
+            }
+            Op::Bin { op, ty, d, a, b } => {
+                let (x, sx) = self.val(w, a, l);
+                let (y, sy) = self.val(w, b, l);
+                let bits = u32::from(ty.bits)
+                    * if op == crate::sim::program::BinOp::MulWide {
+                        2
+                    } else {
+                        1
+                    };
+                let sh = if sx | sy != 0 { mask(bits) } else { 0 };
+                match alu::binary(op, ty, x, y) {
+                    Some(v) => self.set(w, d, l, v, sh),
+                    None => {
+                        self.set(w, d, l, 0, mask(bits));
+                        return Err(Stop::Undefined(DIV_RESULT));
+                    }
+                }
+            }
+            Op::Un { op, ty, d, a } => {
+                let (x, sx) = self.val(w, a, l);
+                let sh = if sx != 0 { mask(u32::from(ty.bits)) } else { 0 };
+                self.set(w, d, l, alu::unary(op, ty, x), sh);
+            }
+            Op::Mad { op, ty, d, a, b, c } => {
+                let (x, sx) = self.val(w, a, l);
+                let (y, sy) = self.val(w, b, l);
+                let (z, sz) = self.val(w, c, l);
+                let bits = u32::from(ty.bits)
+                    * if op == crate::sim::program::BinOp::MulWide {
+                        2
+                    } else {
+                        1
+                    };
+                let p = alu::binary(op, ty, x, y).unwrap_or(0);
+                let v = p.wrapping_add(z) & mask(bits);
+                let sh = if sx | sy | sz != 0 { mask(bits) } else { 0 };
+                self.set(w, d, l, v, sh);
+            }
+            Op::Setp {
+                cmp,
+                ty,
+                unsigned,
+                p,
+                q,
+                a,
+                b,
+                combine,
+            } => {
+                let (x, sx) = self.val(w, a, l);
+                let (y, sy) = self.val(w, b, l);
+                let t = alu::compare(cmp, ty, unsigned, x, y);
+                let (c, sc) = match combine {
+                    Some((_, c, neg)) => {
+                        let (v, s) = self.val(w, c, l);
+                        ((v & 1 != 0) != neg, s & 1)
+                    }
+                    None => (false, 0),
+                };
+                let f = |x: bool| match combine {
+                    Some((BoolOp::And, ..)) => x && c,
+                    Some((BoolOp::Or, ..)) => x || c,
+                    Some((BoolOp::Xor, ..)) => x ^ c,
+                    None => x,
+                };
+                let sh = u64::from(sx | sy != 0 || sc != 0);
+                if let Some(p) = p {
+                    self.set(w, p, l, u64::from(f(t)), sh);
+                }
+                if let Some(q) = q {
+                    self.set(w, q, l, u64::from(f(!t)), sh);
+                }
+            }
+            Op::Selp { d, a, b, c, bits } => {
+                let (cv, sc) = self.val(w, c, l);
+                let pick = if cv & 1 != 0 { a } else { b };
+                let (v, sv) = self.val(w, pick, l);
+                let m = mask(u32::from(bits));
+                let sh = if sc & 1 != 0 { m } else { sv & m };
+                self.set(w, d, l, v & m, sh);
+            }
+            Op::Slct {
+                d,
+                a,
+                b,
+                c,
+                bits,
+                float_c,
+            } => {
+                let (cv, sc) = self.val(w, c, l);
+                let ge = if float_c {
+                    f32::from_bits(cv as u32) >= 0.0
+                } else {
+                    cv as u32 as i32 >= 0
+                };
+                let (v, sv) = self.val(w, if ge { a } else { b }, l);
+                let m = mask(u32::from(bits));
+                self.set(w, d, l, v & m, if sc != 0 { m } else { sv & m });
+            }
+            Op::Pred { op, d, a, b } => {
+                let (x, sx) = self.val(w, a, l);
+                let (y, sy) = self.val(w, b, l);
+                let (x, y) = (x & 1, y & 1);
+                let v = match op {
+                    BoolOp::And => x & y,
+                    BoolOp::Or => x | y,
+                    BoolOp::Xor => x ^ y,
+                };
+                self.set(w, d, l, v, (sx | sy) & 1);
+            }
+            Op::PredNot { d, a } => {
+                let (x, sx) = self.val(w, a, l);
+                self.set(w, d, l, !x & 1, sx & 1);
+            }
+            Op::Cvt {
+                d,
+                a,
+                from,
+                to,
+                sat,
+                reg_bits,
+            } => {
+                let (x, sx) = self.val(w, a, l);
+                let bits = u32::from(reg_bits).max(u32::from(to.bits));
+                let sh = if sx & mask(u32::from(from.bits)) != 0 {
+                    mask(bits)
+                } else {
+                    0
+                };
+                self.set(
+                    w,
+                    d,
+                    l,
+                    alu::cvt_int(from, to, sat, x, u32::from(reg_bits)),
+                    sh,
+                );
+            }
+            Op::Bfe { d, a, pos, len, ty } => {
+                let (x, sx) = self.val(w, a, l);
+                let (p, sp) = self.val(w, pos, l);
+                let (n, sn) = self.val(w, len, l);
+                let sh = if sx | sp | sn != 0 {
+                    mask(u32::from(ty.bits))
+                } else {
+                    0
+                };
+                self.set(w, d, l, alu::bfe(ty, x, p, n), sh);
+            }
+            Op::Prmt { d, a, b, c, mode } => {
+                let (x, sx) = self.val(w, a, l);
+                let (y, sy) = self.val(w, b, l);
+                let (z, sz) = self.val(w, c, l);
+                let v = prmt::prmt(mode, x as u32, y as u32, z as u32);
+                let sh = if sx | sy | sz != 0 { 0xffff_ffff } else { 0 };
+                self.set(w, d, l, u64::from(v), sh);
+            }
+            Op::Ld(ref acc) => self.load(w, l, acc)?,
+            Op::St(ref acc) => self.store(w, l, acc)?,
+            Op::Cvta {
+                d,
+                a,
+                space,
+                to,
+                wide,
+            } => {
+                let (x, sx) = self.val(w, a, l);
+                if sx != 0 {
+                    self.set(w, d, l, 0, u64::MAX);
+                    return Ok(());
+                }
+                let at = self.place(w);
+                let r = if to {
+                    window::cvta_from_generic(&self.profile, space, x, wide, &at)
+                } else {
+                    window::cvta_to_generic(&self.profile, space, x, wide, &at)
+                };
+                match r {
+                    Ok(v) => self.set(w, d, l, v, 0),
+                    Err(u) => {
+                        self.set(w, d, l, 0, if wide { u64::MAX } else { 0xffff_ffff });
+                        return Err(Stop::Undefined(u));
+                    }
+                }
+            }
+            Op::Isspacep { p, a, space } => {
+                let (x, sx) = self.val(w, a, l);
+                let at = self.place(w);
+                let v = window::isspacep(&self.profile, space, x, &at);
+                self.set(w, p, l, u64::from(v), u64::from(sx != 0));
+            }
+            Op::Mapa {
+                d,
+                a,
+                b,
+                generic,
+                wide,
+            } => {
+                let (x, sx) = self.val(w, a, l);
+                let (r, sr) = self.val(w, b, l);
+                if sx | sr != 0 {
+                    return Err(Stop::Indeterminate(OPERAND));
+                }
+                let at = self.place(w);
+                let v = window::mapa(&self.profile, generic, x, r as u32, wide, &at)
+                    .map_err(Stop::Undefined)?;
+                self.set(w, d, l, v, 0);
+            }
+            Op::Getctarank { d, a, generic } => {
+                let (x, sx) = self.val(w, a, l);
+                if sx != 0 {
+                    return Err(Stop::Indeterminate(OPERAND));
+                }
+                let at = self.place(w);
+                let v =
+                    window::getctarank(&self.profile, generic, x, &at).map_err(Stop::Undefined)?;
+                self.set(w, d, l, u64::from(v), 0);
+            }
+            Op::Prefetch { addr, .. } => {
+                self.address(w, l, addr)?;
+            }
+            Op::CacheRange {
+                addr,
+                space,
+                size,
+                discard,
+            } => {
+                let a = self.address(w, l, addr)?;
+                let at = self.place(w);
+                if space == Space::Generic
+                    && !window::isspacep(&self.profile, Space::Global, a, &at)
+                {
+                    return Err(Stop::Undefined(RANGE_GLOBAL));
+                }
+                if size != 128 {
+                    return Err(Stop::Undefined(RANGE_SIZE));
+                }
+                if a % 128 != 0 {
+                    return Err(Stop::Undefined(RANGE_ALIGN));
+                }
+                if discard {
+                    // "Semantically, this behaves like a weak write of an
+                    // unstable indeterminate value"
+                    let (i, off) = self.global.find(a, size).ok_or(Stop::Undefined(OUTSIDE))?;
+                    self.global.make_indeterminate(i, off, size as usize);
+                }
+            }
+            Op::Createpolicy { d, policy } => {
+                match policy {
+                    Policy::Fractional(Some(f)) => {
+                        let (v, sv) = self.val(w, f, l);
+                        if sv != 0 {
+                            return Err(Stop::Indeterminate(OPERAND));
+                        }
+                        let f = f32::from_bits(v as u32);
+                        if !(f > 0.0 && f <= 1.0) {
+                            return Err(Stop::Undefined(POLICY_FRACTION));
+                        }
+                    }
+                    Policy::Range {
+                        addr,
+                        space,
+                        primary,
+                        total,
+                    } => {
+                        let a = self.address(w, l, addr)?;
+                        let at = self.place(w);
+                        if space == Space::Generic
+                            && !window::isspacep(&self.profile, Space::Global, a, &at)
+                        {
+                            return Err(Stop::Undefined(POLICY_GLOBAL));
+                        }
+                        let (p, sp) = self.val(w, primary, l);
+                        let (t, st) = self.val(w, total, l);
+                        if sp | st != 0 {
+                            return Err(Stop::Indeterminate(OPERAND));
+                        }
+                        let (p, t) = (p & 0xffff_ffff, t & 0xffff_ffff);
+                        if p > t || t > (1u64 << 32) {
+                            return Err(Stop::Undefined(POLICY_SIZES));
+                        }
+                    }
+                    Policy::Fractional(None) | Policy::Cvt(_) => {}
+                }
+                // "an opaque 64-bit register": its bits are the
+                // implementation's; only a cache hint may use it
+                self.set(w, d, l, 0, u64::MAX);
+            }
+            Op::Multimem {
+                op,
+                ty,
+                float,
+                ref regs,
+                addr,
+            } => self.multimem(w, l, op, ty, float, regs, addr)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The address of `[base + offset]` for one lane.
+    fn address(&self, w: usize, l: usize, addr: Addr) -> Result<u64, Stop> {
+        let (b, sb) = self.val(w, addr.base, l);
+        if sb != 0 {
+            return Err(Stop::Indeterminate(ADDRESS));
+        }
+        Ok(b.wrapping_add(addr.offset as u64))
+    }
+
+    /// Resolves an access of `n` bytes at `a` in `space` for lane `l`.
+    fn resolve(
+        &mut self,
+        w: usize,
+        l: usize,
+        space: Space,
+        a: u64,
+        n: u64,
+    ) -> Result<Loc, Undefined> {
+        let p = self.profile;
+        let cta = self.warps[w].cta;
+        let rank = self.ctas[cta].rank;
+        let shift = p.rank_shift;
+        let part = 1u64 << shift;
+        let shared = |s: u64, ctas: &[super::Cta], own: Option<u32>| -> Result<Loc, Undefined> {
+            let r = (s >> shift) as usize;
+            let off = s & (part - 1);
+            if own.is_some_and(|o| o as usize != r) || r >= ctas.len() {
+                return Err(OUTSIDE);
+            }
+            if off < p.shared_reserved || off + n > ctas[r].shared.len() as u64 {
+                return Err(OUTSIDE);
+            }
+            Ok(Loc::Shared(r, off as usize))
+        };
+        let local = |x: u64, m: &Machine| -> Result<Loc, Undefined> {
+            let off = x.wrapping_sub(m.prog.local_frame);
+            if off.saturating_add(n) > m.prog.local_bytes {
+                return Err(OUTSIDE);
+            }
+            let t =
+                cta as u64 * u64::from(m.shape.threads) + u64::from(m.warps[w].first) + l as u64;
+            Ok(Loc::Local((t * m.prog.local_bytes + off) as usize))
+        };
+        match space {
+            Space::SharedCta => shared(a, &self.ctas, Some(rank)),
+            Space::SharedCluster => shared(a, &self.ctas, None),
+            Space::Local => local(a, self),
+            Space::Const => {
+                if a.saturating_add(n) > self.prog.consts.len() as u64 {
+                    return Err(OUTSIDE);
+                }
+                Ok(Loc::Const(a as usize))
+            }
+            Space::ParamEntry => {
+                if a.saturating_add(n) > self.params.len() as u64 {
+                    return Err(OUTSIDE);
+                }
+                Ok(Loc::Param(a as usize))
+            }
+            Space::ParamFunc => Err(OUTSIDE),
+            Space::Generic | Space::Global => {
+                let s = a.wrapping_sub(p.shared_base);
+                if s < p.shared_size {
+                    return if space == Space::Global {
+                        Err(OUTSIDE)
+                    } else {
+                        shared(s, &self.ctas, None)
+                    };
+                }
+                let lo = a.wrapping_sub(p.local_base);
+                if lo < p.local_size {
+                    return if space == Space::Global {
+                        Err(OUTSIDE)
+                    } else {
+                        local(lo, self)
+                    };
+                }
+                let c = a.wrapping_sub(p.const_base);
+                if c < self.prog.consts.len() as u64 {
+                    return if c + n <= self.prog.consts.len() as u64 {
+                        Ok(Loc::Const(c as usize))
+                    } else {
+                        Err(OUTSIDE)
+                    };
+                }
+                let q = a.wrapping_sub(p.param_base);
+                if q < self.params.len() as u64 {
+                    return if q + n <= self.params.len() as u64 {
+                        Ok(Loc::Param(q as usize))
+                    } else {
+                        Err(OUTSIDE)
+                    };
+                }
+                if self
+                    .launch
+                    .multicast
+                    .iter()
+                    .any(|m| a.wrapping_sub(m.addr) < m.size)
+                {
+                    return Err(MULTIMEM_BY_LD);
+                }
+                self.global
+                    .find(a, n)
+                    .map(|(i, off)| Loc::Global(i, off))
+                    .ok_or(OUTSIDE)
+            }
+        }
+    }
+
+    /// Checks an access and resolves it.
+    fn locate(&mut self, w: usize, l: usize, acc: &Access) -> Result<Loc, Stop> {
+        let a = self.address(w, l, acc.addr)?;
+        let n = u64::from(acc.size) * acc.regs.len() as u64;
+        if n == 0 || a % n.next_power_of_two() != 0 {
+            return Err(Stop::Undefined(MISALIGNED));
+        }
+        let loc = self
+            .resolve(w, l, acc.space, a, n)
+            .map_err(Stop::Undefined)?;
+        if let Some(rule) = acc.global_only {
+            if acc.space == Space::Generic && !loc.is_global() {
+                return Err(Stop::Undefined(Undefined::behaviour("9.7.9.8", rule)));
+            }
+        }
+        match acc.order {
+            Order::Strong if !matches!(loc, Loc::Global(..) | Loc::Shared(..)) => {
+                Err(Stop::Undefined(STRONG_SPACE))
+            }
+            Order::Mmio if !matches!(loc, Loc::Global(..)) => Err(Stop::Undefined(MMIO_SPACE)),
+            _ => Ok(loc),
+        }
+    }
+
+    fn bytes_at(&mut self, loc: Loc) -> (Bytes<'_>, usize) {
+        match loc {
+            Loc::Global(i, off) => (self.global.bytes(i), off),
+            Loc::Shared(c, off) => {
+                let cta = &mut self.ctas[c];
+                (
+                    Bytes {
+                        bytes: &mut cta.shared,
+                        shadow: Some(&mut cta.shadow),
+                    },
+                    off,
+                )
+            }
+            Loc::Local(off) => (
+                Bytes {
+                    bytes: &mut self.local,
+                    shadow: Some(&mut self.local_shadow),
+                },
+                off,
+            ),
+            // read-only: served by `read_at`
+            Loc::Const(_) | Loc::Param(_) => (
+                Bytes {
+                    bytes: &mut [],
+                    shadow: None,
+                },
+                0,
+            ),
+        }
+    }
+
+    fn read_at(&mut self, loc: Loc, k: usize, n: usize) -> (u128, u128) {
+        match loc {
+            Loc::Const(off) => {
+                let mut v = [0u8; 16];
+                v[..n].copy_from_slice(&self.prog.consts[off + k..off + k + n]);
+                (u128::from_le_bytes(v), 0)
+            }
+            Loc::Param(off) => {
+                let mut v = [0u8; 16];
+                v[..n].copy_from_slice(&self.params[off + k..off + k + n]);
+                (u128::from_le_bytes(v), 0)
+            }
+            _ => {
+                let (b, off) = self.bytes_at(loc);
+                memory::read(&b, off + k, n)
+            }
+        }
+    }
+
+    fn write_at(
+        &mut self,
+        loc: Loc,
+        k: usize,
+        n: usize,
+        v: u128,
+        sh: u128,
+    ) -> Result<(), Undefined> {
+        match loc {
+            Loc::Const(_) => Err(STORE_CONST),
+            Loc::Param(_) => Err(STORE_PARAM),
+            Loc::Global(i, off) => {
+                if sh != 0 && self.global.regions[i].shadow.is_empty() {
+                    self.global.make_indeterminate(i, 0, 0);
+                }
+                let mut b = self.global.bytes(i);
+                memory::write(&mut b, off + k, n, v, sh);
+                Ok(())
+            }
+            _ => {
+                let (mut b, off) = self.bytes_at(loc);
+                memory::write(&mut b, off + k, n, v, sh);
+                Ok(())
+            }
+        }
+    }
+
+    fn load(&mut self, w: usize, l: usize, acc: &Access) -> Result<(), Stop> {
+        let loc = self.locate(w, l, acc)?;
+        let n = acc.size as usize;
+        for (k, r) in acc.regs.iter().enumerate() {
+            let Some(r) = r else { continue };
+            let (v, sh) = self.read_at(loc, k * n, n);
+            let bits = 8 * n as u32;
+            let reg_bits = u32::from(acc.reg_bits[k]);
+            match *r {
+                Src::Reg128(d) => self.set128(w, d, l, v, sh),
+                Src::Reg(d) => {
+                    let (mut v, mut sh) = (v as u64, sh as u64);
+                    // "The value loaded is sign-extended to the destination
+                    // register width for signed integers, and is
+                    // zero-extended ... for unsigned and bit-size types."
+                    if acc.signed && reg_bits > bits {
+                        v = alu::sext(v, bits) as u64 & mask(reg_bits);
+                        if sh >> (bits - 1) & 1 != 0 {
+                            sh |= mask(reg_bits) & !mask(bits);
+                        }
+                    }
+                    self.set(
+                        w,
+                        d,
+                        l,
+                        v & mask(reg_bits.max(bits)),
+                        sh & mask(reg_bits.max(bits)),
+                    );
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn store(&mut self, w: usize, l: usize, acc: &Access) -> Result<(), Stop> {
+        let loc = self.locate(w, l, acc)?;
+        let n = acc.size as usize;
+        for (k, r) in acc.regs.iter().enumerate() {
+            let Some(r) = r else { continue };
+            let (v, sh) = self.val128(w, *r, l);
+            self.write_at(loc, k * n, n, v, sh)
+                .map_err(Stop::Undefined)?;
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn multimem(
+        &mut self,
+        w: usize,
+        l: usize,
+        op: MultimemOp,
+        ty: crate::sim::program::IntTy,
+        float: bool,
+        regs: &[Option<Src>],
+        addr: Addr,
+    ) -> Result<(), Stop> {
+        let a = self.address(w, l, addr)?;
+        let n = u64::from(ty.bits / 8);
+        if a % n != 0 {
+            return Err(Stop::Undefined(MISALIGNED));
+        }
+        let Some(m) = self
+            .launch
+            .multicast
+            .iter()
+            .find(|m| a.wrapping_sub(m.addr) < m.size)
+        else {
+            return Err(Stop::Undefined(NOT_MULTIMEM));
+        };
+        let off = a - m.addr;
+        if off + n > m.size {
+            return Err(Stop::Undefined(NOT_MULTIMEM));
+        }
+        let members: Vec<u64> = m.members.iter().map(|b| b + off).collect();
+        let mut locs = Vec::with_capacity(members.len());
+        for x in &members {
+            let (i, o) = self.global.find(*x, n).ok_or(Stop::Undefined(OUTSIDE))?;
+            locs.push(Loc::Global(i, o));
+        }
+        let bits = u32::from(ty.bits);
+        let combine = |r: RedOp, x: u64, y: u64| -> u64 {
+            if float {
+                let (fx, fy) = if bits == 32 {
+                    (
+                        f64::from(f32::from_bits(x as u32)),
+                        f64::from(f32::from_bits(y as u32)),
+                    )
+                } else {
+                    (f64::from_bits(x), f64::from_bits(y))
+                };
+                if bits == 32 {
+                    u64::from((f32::from_bits(x as u32) + f32::from_bits(y as u32)).to_bits())
+                } else {
+                    (fx + fy).to_bits()
+                }
+            } else {
+                let bop = match r {
+                    RedOp::Add => crate::sim::program::BinOp::Add,
+                    RedOp::Min => crate::sim::program::BinOp::Min,
+                    RedOp::Max => crate::sim::program::BinOp::Max,
+                    RedOp::And => crate::sim::program::BinOp::And,
+                    RedOp::Or => crate::sim::program::BinOp::Or,
+                    RedOp::Xor => crate::sim::program::BinOp::Xor,
+                };
+                alu::binary(bop, ty, x, y).unwrap_or(0)
+            }
+        };
+        let Some(Some(r)) = regs.first().copied() else {
+            return Ok(());
+        };
+        match op {
+            MultimemOp::LdReduce(red) => {
+                let mut acc: Option<(u64, u64)> = None;
+                for loc in &locs {
+                    let (v, sh) = self.read_at(*loc, 0, n as usize);
+                    let (v, sh) = (v as u64, sh as u64);
+                    acc = Some(match acc {
+                        None => (v, sh),
+                        Some((a, s)) => {
+                            (combine(red, a, v), if s | sh != 0 { mask(bits) } else { 0 })
+                        }
+                    });
+                }
+                let (v, mut sh) = acc.unwrap_or((0, mask(bits)));
+                if float && locs.len() > 2 {
+                    sh = mask(bits);
+                }
+                if let Src::Reg(d) = r {
+                    self.set(w, d, l, v, sh);
+                }
+                if float && locs.len() > 2 {
+                    return Err(Stop::Undefined(FLOAT_ORDER));
+                }
+            }
+            MultimemOp::St => {
+                let (v, sh) = self.val(w, r, l);
+                for loc in &locs {
+                    self.write_at(*loc, 0, n as usize, u128::from(v), u128::from(sh))
+                        .map_err(Stop::Undefined)?;
+                }
+            }
+            MultimemOp::Red(red) => {
+                let (b, sb) = self.val(w, r, l);
+                for loc in &locs {
+                    let (v, sh) = self.read_at(*loc, 0, n as usize);
+                    let res = combine(red, v as u64, b);
+                    let s = if sh != 0 || sb != 0 {
+                        u128::from(mask(bits))
+                    } else {
+                        0
+                    };
+                    self.write_at(*loc, 0, n as usize, u128::from(res), s)
+                        .map_err(Stop::Undefined)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn bar_sync(&mut self, w: usize, pc: u32, active: u32, exec: u32, id: Src, count: Option<Src>) {
+        self.diverge(w);
+        for l in lanes(active & !exec) {
+            self.warps[w].pc[l] = pc + 1;
+        }
+        let c = self.warps[w].cta;
+        for l in lanes(exec) {
+            let (bid, sb) = self.val(w, id, l);
+            let (cnt, sc) = match count {
+                Some(s) => self.val(w, s, l),
+                None => (0, 0),
+            };
+            if sb | sc != 0 {
+                self.stop(w, l, pc, StopKind::Indeterminate(OPERAND));
+                continue;
+            }
+            if bid >= 16 || cnt % LANES as u64 != 0 {
+                self.undefined(w, l, pc, BAR_ID);
+                continue;
+            }
+            let cta = &mut self.ctas[c];
+            let b = bid as usize;
+            let gen = cta.bar_gen[b];
+            cta.bar_arrived[b] += 1;
+            cta.bar_expected[b] = cnt as u32;
+            let expected = if cnt == 0 { cta.live } else { cnt as u32 };
+            let wp = &mut self.warps[w];
+            wp.pc[l] = pc + 1;
+            wp.lane[l] = Lane::Barrier { id: b as u8, gen };
+            if cta.bar_arrived[b] >= expected {
+                cta.bar_arrived[b] = 0;
+                cta.bar_gen[b] = cta.bar_gen[b].wrapping_add(1);
+            }
+        }
+    }
+
+    /// `shfl.sync`, deprecated `shfl` and `bar.warp.sync`: a function of
+    /// the warp, run once every lane its member masks name has arrived
+    /// (or exited).
+    fn collective(&mut self, w: usize, pc: u32, active: u32, exec: u32, op: &Op) {
+        let (mask_src, is_shfl) = match op {
+            Op::Shfl { mask, .. } => (*mask, true),
+            Op::WarpSync { mask } => (Some(*mask), false),
+            _ => (None, false),
+        };
+        let unfinished = {
+            let wp = &self.warps[w];
+            (0..LANES)
+                .filter(|&l| !wp.lane[l].finished())
+                .fold(0u32, |m, l| m | (1 << l))
+        };
+        if let Some(ms) = mask_src {
+            let mut needed = 0u32;
+            for l in lanes(exec) {
+                let (m, sm) = self.val(w, ms, l);
+                if sm != 0 {
+                    self.stop(w, l, pc, StopKind::Indeterminate(OPERAND));
+                    return;
+                }
+                needed |= m as u32;
+            }
+            if needed & unfinished & !active != 0 {
+                // wait for the other members
+                self.diverge(w);
+                let wp = &mut self.warps[w];
+                for l in lanes(active) {
+                    wp.pc[l] = pc;
+                    wp.lane[l] = Lane::Sync { pc };
+                }
+                return;
+            }
+        }
+        if !is_shfl {
+            // bar.warp.sync
+            for l in lanes(exec) {
+                let (m, _) = self.val(w, mask_src.unwrap_or(Src::Imm(0)), l);
+                if m as u32 & (1 << l) == 0 {
+                    self.undefined(w, l, pc, WARPSYNC_MASK);
+                }
+            }
+            self.release(w, pc, active);
+            return;
+        }
+        let Op::Shfl {
+            d,
+            p,
+            a,
+            b,
+            c,
+            mask,
+            mode,
+        } = *op
+        else {
+            return;
+        };
+        let mut warp = [ShflLane::Inactive; 32];
+        for (l, slot) in warp.iter_mut().enumerate() {
+            let bit = 1u32 << l;
+            *slot = if exec & bit != 0 {
+                let (av, _) = self.val(w, a, l);
+                let (bv, sb) = self.val(w, b, l);
+                let (cv, scv) = self.val(w, c, l);
+                let (mv, _) = mask.map_or((0, 0), |m| self.val(w, m, l));
+                if sb | scv != 0 {
+                    self.stop(w, l, pc, StopKind::Indeterminate(OPERAND));
+                    ShflLane::Exited
+                } else {
+                    ShflLane::Executes {
+                        a: av as u32,
+                        b: bv as u32,
+                        c: cv as u32,
+                        membermask: mv as u32,
+                    }
+                }
+            } else if active & bit != 0 {
+                ShflLane::GuardFalse
+            } else if unfinished & bit == 0 {
+                ShflLane::Exited
+            } else {
+                ShflLane::Inactive
+            };
+        }
+        // the source values' own unspecified bits
+        let src_unspec: Vec<u64> = (0..LANES).map(|l| self.val(w, a, l).1).collect();
+        let results: [Option<Result<crate::sim::shfl::ShflOut, Undefined>>; 32] = if mask.is_some()
+        {
+            shfl_sync(mode, &warp)
+        } else {
+            shfl(mode, &warp).map(|o| o.map(Ok))
+        };
+        for l in lanes(exec) {
+            match results[l] {
+                Some(Ok(out)) => {
+                    let (j, _) = crate::sim::shfl::source_lane(
+                        mode,
+                        l as u32,
+                        match warp[l] {
+                            ShflLane::Executes { b, .. } => b,
+                            _ => 0,
+                        },
+                        match warp[l] {
+                            ShflLane::Executes { c, .. } => c,
+                            _ => 0,
+                        },
+                    );
+                    let sh = u64::from(out.d.unspecified) | (src_unspec[j as usize] & 0xffff_ffff);
+                    self.set(w, d, l, u64::from(out.d.bits), sh);
+                    if let Some(p) = p {
+                        self.set(w, p, l, u64::from(out.p), 0);
+                    }
+                }
+                Some(Err(u)) => self.undefined(w, l, pc, u),
+                None => {}
+            }
+        }
+        self.release(w, pc, active);
+    }
+
+    /// The lanes of a finished collective go on at `pc + 1`.
+    fn release(&mut self, w: usize, pc: u32, active: u32) {
+        self.diverge(w);
+        let wp = &mut self.warps[w];
+        for l in lanes(active) {
+            if matches!(wp.lane[l], Lane::Running | Lane::Sync { .. }) {
+                wp.lane[l] = Lane::Running;
+                wp.pc[l] = pc + 1;
+            }
+        }
+    }
+}
+
+/// Why a lane stops.
+pub(super) enum Stop {
+    Undefined(Undefined),
+    Indeterminate(&'static str),
+}

@@ -1,0 +1,641 @@
+//! The kernel interpreter: runs a [`Program`] over a grid of clusters,
+//! CTAs, warps and threads. One cluster runs at a time (its CTAs' warps in
+//! turn, each for a slice of instructions); a warp runs the lanes at the
+//! lowest program counter together, so that lanes that diverge meet again
+//! where their paths join. The interleaving is fixed: every run of the
+//! same launch does the same thing.
+
+mod exec;
+
+use super::launch::{Arg, BufferOut, Launch, LaunchError, Outcome, Report, StopKind, ThreadId};
+use super::memory::{Global, Region};
+use super::program::{Program, Src, Sreg};
+use super::undefined::Undefined;
+use super::window::{Place, WindowProfile};
+
+pub(crate) const LANES: usize = 32;
+/// Instructions a warp runs before the next warp's turn.
+const SLICE: u32 = 256;
+/// Barriers a CTA has (`bar.sync 0` to `15`).
+const BARRIERS: usize = 16;
+
+/// What a lane is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lane {
+    /// No thread (the last warp of a CTA may be partial).
+    Absent,
+    Running,
+    Exited,
+    /// Stopped with a report.
+    Stopped,
+    /// Waiting at `bar.sync id` until the barrier's generation moves on.
+    Barrier {
+        id: u8,
+        gen: u32,
+    },
+    /// Waiting at `barrier.cluster.wait` until every live thread of the
+    /// cluster has arrived `target` times.
+    ClusterWait {
+        target: u32,
+    },
+    /// Waiting at a warp collective (`shfl.sync`, `bar.warp.sync`) at `pc`
+    /// for the other lanes of its member mask.
+    Sync {
+        pc: u32,
+    },
+}
+
+impl Lane {
+    fn finished(self) -> bool {
+        matches!(self, Lane::Absent | Lane::Exited | Lane::Stopped)
+    }
+}
+
+pub(crate) struct Warp {
+    pub cta: usize,
+    /// Linear thread index (in its CTA) of lane 0.
+    pub first: u32,
+    pub pc: [u32; LANES],
+    pub lane: [Lane; LANES],
+    pub regs: Vec<u64>,
+    /// Unspecified bits of each register, once any register has some.
+    pub shadow: Option<Vec<u64>>,
+    pub arrive: [u32; LANES],
+    pub waited: [u32; LANES],
+    /// While every unfinished lane runs at one pc: that pc and the lanes.
+    pub uniform: Option<(u32, u32)>,
+    pub done: bool,
+}
+
+pub(crate) struct Cta {
+    pub ctaid: [u32; 3],
+    pub rank: u32,
+    pub cluster_ctaid: [u32; 3],
+    pub shared: Vec<u8>,
+    pub shadow: Vec<u8>,
+    pub bar_arrived: [u32; BARRIERS],
+    pub bar_expected: [u32; BARRIERS],
+    pub bar_gen: [u32; BARRIERS],
+    /// Threads that have neither exited nor stopped.
+    pub live: u32,
+}
+
+/// Launch-wide facts the instructions read.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shape {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub cluster: [u32; 3],
+    pub cluster_size: u32,
+    pub clusterid: [u32; 3],
+    pub threads: u32,
+    pub explicit_cluster: bool,
+    pub dynamic_shared: u64,
+}
+
+pub(crate) struct Machine<'a> {
+    pub prog: &'a Program,
+    pub launch: &'a Launch,
+    pub profile: WindowProfile,
+    pub global: Global,
+    pub params: Vec<u8>,
+    pub ctas: Vec<Cta>,
+    pub warps: Vec<Warp>,
+    /// Each thread's local frame, thread-major.
+    pub local: Vec<u8>,
+    pub local_shadow: Vec<u8>,
+    pub shape: Shape,
+    pub place: Place,
+    pub steps: u64,
+    pub budget_hit: bool,
+    pub reports: Vec<Report>,
+}
+
+/// Runs a prepared kernel.
+pub fn run(prog: &Program, launch: &Launch) -> Result<Outcome, LaunchError> {
+    let shape = shape(prog, launch)?;
+    let (params, regions, buffer_addrs) = arguments(prog, launch)?;
+    let global = Global::new(regions).map_err(|(a, b)| LaunchError::Overlap(a, b))?;
+    let mut m = Machine {
+        prog,
+        launch,
+        profile: launch.profile,
+        global,
+        params,
+        ctas: Vec::new(),
+        warps: Vec::new(),
+        local: Vec::new(),
+        local_shadow: Vec::new(),
+        shape,
+        place: Place {
+            rank: 0,
+            cluster_size: shape.cluster_size,
+            param_bytes: prog.param_bytes,
+            const_bytes: prog.consts.len() as u64,
+        },
+        steps: 0,
+        budget_hit: false,
+        reports: Vec::new(),
+    };
+    let n = [
+        shape.grid[0] / shape.cluster[0],
+        shape.grid[1] / shape.cluster[1],
+        shape.grid[2] / shape.cluster[2],
+    ];
+    'clusters: for z in 0..n[2] {
+        for y in 0..n[1] {
+            for x in 0..n[0] {
+                m.shape.clusterid = [x, y, z];
+                m.start_cluster();
+                m.run_cluster();
+                if m.budget_hit {
+                    break 'clusters;
+                }
+            }
+        }
+    }
+    let mut buffers = Vec::new();
+    for addr in buffer_addrs {
+        if let Some(r) = m
+            .global
+            .regions
+            .iter()
+            .find(|r| r.base == addr && r.arg.is_some())
+        {
+            buffers.push(BufferOut {
+                addr,
+                bytes: r.bytes.clone(),
+                unspecified: r.shadow.clone(),
+            });
+        }
+    }
+    Ok(Outcome {
+        buffers,
+        reports: m.reports,
+        steps: m.steps,
+        budget_exhausted: m.budget_hit,
+    })
+}
+
+fn shape(prog: &Program, launch: &Launch) -> Result<Shape, LaunchError> {
+    let bad = |s: String| Err(LaunchError::Shape(s));
+    let cluster = launch.cluster.or(prog.cluster_dims).unwrap_or([1, 1, 1]);
+    if let (Some(a), Some(b)) = (launch.cluster, prog.cluster_dims) {
+        if a != b {
+            return bad(format!(
+                "the cluster {a:?} differs from the kernel's .reqnctapercluster {b:?}"
+            ));
+        }
+    }
+    let threads: u64 = launch.block.iter().map(|&x| u64::from(x)).product();
+    if threads == 0 || threads > 1024 {
+        return bad(format!("a CTA of {threads} threads (1 to 1024)"));
+    }
+    if launch.grid.contains(&0) || cluster.contains(&0) {
+        return bad("a dimension of zero".into());
+    }
+    let cluster_size: u32 = cluster.iter().product();
+    if cluster_size > 16 {
+        return bad(format!("a cluster of {cluster_size} CTAs (at most 16)"));
+    }
+    for k in 0..3 {
+        if launch.grid[k] % cluster[k] != 0 {
+            return bad(format!(
+                "grid {:?} is not a whole number of clusters {cluster:?}",
+                launch.grid
+            ));
+        }
+    }
+    Ok(Shape {
+        grid: launch.grid,
+        block: launch.block,
+        cluster,
+        cluster_size,
+        clusterid: [0; 3],
+        threads: threads as u32,
+        explicit_cluster: prog.explicit_cluster || launch.cluster.is_some(),
+        dynamic_shared: launch.dynamic_shared,
+    })
+}
+
+/// The parameter bytes and the global regions (variables and buffers).
+#[allow(clippy::type_complexity)]
+fn arguments(
+    prog: &Program,
+    launch: &Launch,
+) -> Result<(Vec<u8>, Vec<Region>, Vec<u64>), LaunchError> {
+    if launch.args.len() != prog.params.len() {
+        return Err(LaunchError::ArgCount {
+            params: prog.params.len(),
+            args: launch.args.len(),
+        });
+    }
+    let mut params = vec![0u8; prog.param_bytes as usize];
+    let mut regions: Vec<Region> = prog
+        .globals
+        .iter()
+        .map(|g| Region {
+            base: g.addr,
+            bytes: g.init.clone(),
+            shadow: Vec::new(),
+            arg: None,
+        })
+        .collect();
+    let mut next = regions
+        .iter()
+        .map(|r| r.base + r.bytes.len() as u64)
+        .max()
+        .unwrap_or(launch.profile.global_heap)
+        .max(launch.profile.global_heap);
+    let mut addrs = Vec::new();
+    for (k, (p, arg)) in prog.params.iter().zip(&launch.args).enumerate() {
+        let bytes: Vec<u8> = match arg {
+            Arg::Buffer { addr, bytes } => {
+                let base = addr.unwrap_or_else(|| next.div_ceil(256) * 256);
+                next = next.max(base + bytes.len() as u64 + 256);
+                regions.push(Region {
+                    base,
+                    bytes: bytes.clone(),
+                    shadow: Vec::new(),
+                    arg: Some(k),
+                });
+                addrs.push(base);
+                base.to_le_bytes().to_vec()
+            }
+            Arg::Bytes(b) => b.clone(),
+        };
+        if bytes.len() as u64 > p.size {
+            return Err(LaunchError::ArgSize {
+                index: k,
+                name: p.name.clone(),
+                given: bytes.len(),
+                size: p.size,
+            });
+        }
+        let off = p.offset as usize;
+        params[off..off + bytes.len()].copy_from_slice(&bytes);
+    }
+    Ok((params, regions, addrs))
+}
+
+impl Machine<'_> {
+    /// Creates the CTAs, warps and local frames of the cluster
+    /// `shape.clusterid`.
+    fn start_cluster(&mut self) {
+        let s = self.shape;
+        let shared_len = (self.prog.shared_end + s.dynamic_shared) as usize;
+        let per_cta = s.threads.div_ceil(LANES as u32);
+        self.ctas.clear();
+        self.warps.clear();
+        for rank in 0..s.cluster_size {
+            let c = [
+                rank % s.cluster[0],
+                (rank / s.cluster[0]) % s.cluster[1],
+                rank / (s.cluster[0] * s.cluster[1]),
+            ];
+            let ctaid = [
+                s.clusterid[0] * s.cluster[0] + c[0],
+                s.clusterid[1] * s.cluster[1] + c[1],
+                s.clusterid[2] * s.cluster[2] + c[2],
+            ];
+            self.ctas.push(Cta {
+                ctaid,
+                rank,
+                cluster_ctaid: c,
+                shared: vec![0; shared_len],
+                // "shared variables ... have no initial value": every byte
+                // is indeterminate until written
+                shadow: vec![1; shared_len],
+                bar_arrived: [0; BARRIERS],
+                bar_expected: [0; BARRIERS],
+                bar_gen: [0; BARRIERS],
+                live: s.threads,
+            });
+            for k in 0..per_cta {
+                let first = k * LANES as u32;
+                let mut lane = [Lane::Absent; LANES];
+                let mut mask = 0u32;
+                for (l, st) in lane.iter_mut().enumerate() {
+                    if first + (l as u32) < s.threads {
+                        *st = Lane::Running;
+                        mask |= 1 << l;
+                    }
+                }
+                self.warps.push(Warp {
+                    cta: rank as usize,
+                    first,
+                    pc: [0; LANES],
+                    lane,
+                    regs: vec![0; self.prog.slots as usize * LANES],
+                    shadow: None,
+                    arrive: [0; LANES],
+                    waited: [0; LANES],
+                    uniform: Some((0, mask)),
+                    done: false,
+                });
+            }
+        }
+        let frames =
+            (self.prog.local_bytes * u64::from(s.threads) * u64::from(s.cluster_size)) as usize;
+        self.local = vec![0; frames];
+        self.local_shadow = vec![1; frames];
+    }
+
+    fn run_cluster(&mut self) {
+        loop {
+            let mut progress = false;
+            for w in 0..self.warps.len() {
+                if !self.warps[w].done {
+                    progress |= self.run_warp(w);
+                }
+                if self.budget_hit {
+                    break;
+                }
+            }
+            if self.budget_hit {
+                self.stop_all(StopKind::Budget);
+                return;
+            }
+            if self.warps.iter().all(|w| w.done) {
+                return;
+            }
+            if !progress {
+                self.stop_all(StopKind::Deadlock(
+                    "waits at a barrier or warp collective that the other threads never reach"
+                        .into(),
+                ));
+                return;
+            }
+        }
+    }
+
+    fn run_warp(&mut self, w: usize) -> bool {
+        let mut ran = false;
+        for _ in 0..SLICE {
+            let Some((pc, mask)) = self.pick(w) else {
+                break;
+            };
+            self.step(w, pc, mask);
+            ran = true;
+            if self.steps > self.launch.step_budget {
+                self.budget_hit = true;
+                break;
+            }
+        }
+        ran
+    }
+
+    /// The lanes to run next: the running lanes at the lowest pc. Wakes
+    /// lanes whose barrier has opened.
+    fn pick(&mut self, w: usize) -> Option<(u32, u32)> {
+        if let Some(u) = self.warps[w].uniform {
+            return Some(u);
+        }
+        let cluster_min = self.cluster_min_arrivals();
+        let wp = &mut self.warps[w];
+        let cta = &self.ctas[wp.cta];
+        let mut best = u32::MAX;
+        let mut mask = 0u32;
+        let mut unfinished = 0u32;
+        let mut all_running = true;
+        for l in 0..LANES {
+            match wp.lane[l] {
+                Lane::Barrier { id, gen } if cta.bar_gen[id as usize] != gen => {
+                    wp.lane[l] = Lane::Running
+                }
+                Lane::ClusterWait { target } if cluster_min >= target => {
+                    wp.waited[l] = target;
+                    wp.lane[l] = Lane::Running;
+                }
+                _ => {}
+            }
+            let st = wp.lane[l];
+            if !st.finished() {
+                unfinished |= 1 << l;
+            }
+            if st != Lane::Running {
+                all_running &= st.finished();
+                continue;
+            }
+            let pc = wp.pc[l];
+            if pc < best {
+                best = pc;
+                mask = 1 << l;
+            } else if pc == best {
+                mask |= 1 << l;
+            }
+        }
+        if unfinished == 0 {
+            wp.done = true;
+            return None;
+        }
+        if mask == 0 {
+            return None;
+        }
+        if all_running && mask == unfinished {
+            wp.uniform = Some((best, mask));
+        }
+        Some((best, mask))
+    }
+
+    /// The fewest `barrier.cluster.arrive`s of any live thread.
+    fn cluster_min_arrivals(&self) -> u32 {
+        let mut min = u32::MAX;
+        for w in &self.warps {
+            for l in 0..LANES {
+                if !w.lane[l].finished() {
+                    min = min.min(w.arrive[l]);
+                }
+            }
+        }
+        min
+    }
+
+    /// Leaves uniform mode, writing the shared pc into each lane.
+    pub(crate) fn diverge(&mut self, w: usize) {
+        let wp = &mut self.warps[w];
+        if let Some((pc, mask)) = wp.uniform.take() {
+            for l in lanes(mask) {
+                wp.pc[l] = pc;
+            }
+        }
+    }
+
+    pub(crate) fn thread_id(&self, w: usize, lane: usize) -> ThreadId {
+        let wp = &self.warps[w];
+        let b = self.shape.block;
+        let t = wp.first + lane as u32;
+        ThreadId {
+            ctaid: self.ctas[wp.cta].ctaid,
+            tid: [t % b[0], (t / b[0]) % b[1], t / (b[0] * b[1])],
+        }
+    }
+
+    /// Stops a lane with a report.
+    pub(crate) fn stop(&mut self, w: usize, lane: usize, pc: u32, kind: StopKind) {
+        self.diverge(w);
+        let (text, offset) = self
+            .prog
+            .text
+            .get(pc as usize)
+            .cloned()
+            .unwrap_or_else(|| (String::new(), 0));
+        let thread = self.thread_id(w, lane);
+        self.reports.push(Report {
+            thread,
+            instruction: text,
+            offset,
+            kind,
+        });
+        self.finish_lane(w, lane, Lane::Stopped);
+    }
+
+    pub(crate) fn undefined(&mut self, w: usize, lane: usize, pc: u32, u: Undefined) {
+        self.stop(w, lane, pc, StopKind::Undefined(u));
+    }
+
+    /// A lane exits or stops: barriers it no longer holds up may open.
+    pub(crate) fn finish_lane(&mut self, w: usize, lane: usize, how: Lane) {
+        self.diverge(w);
+        let c = self.warps[w].cta;
+        if self.warps[w].lane[lane].finished() {
+            return;
+        }
+        self.warps[w].lane[lane] = how;
+        let cta = &mut self.ctas[c];
+        cta.live = cta.live.saturating_sub(1);
+        for id in 0..BARRIERS {
+            let expected = if cta.bar_expected[id] == 0 {
+                cta.live
+            } else {
+                cta.bar_expected[id]
+            };
+            if cta.bar_arrived[id] > 0 && cta.bar_arrived[id] >= expected {
+                cta.bar_arrived[id] = 0;
+                cta.bar_gen[id] = cta.bar_gen[id].wrapping_add(1);
+            }
+        }
+    }
+
+    fn stop_all(&mut self, kind: StopKind) {
+        for w in 0..self.warps.len() {
+            for l in 0..LANES {
+                let st = self.warps[w].lane[l];
+                if !st.finished() {
+                    self.diverge(w);
+                    let pc = self.warps[w].pc[l];
+                    self.stop(w, l, pc, kind.clone());
+                }
+            }
+            self.warps[w].done = true;
+        }
+    }
+
+    /// The value of a source operand for one lane.
+    #[inline]
+    pub(crate) fn read(&self, w: &Warp, s: Src, lane: usize) -> u64 {
+        match s {
+            Src::Reg(r) | Src::Reg128(r) => w.regs[r as usize * LANES + lane],
+            Src::Imm(v) => v,
+            Src::SharedAddr(off) => {
+                (u64::from(self.ctas[w.cta].rank) << self.profile.rank_shift) | off
+            }
+            Src::Sreg(sr) => self.sreg(w, sr, lane),
+            Src::Unspecified => 0,
+        }
+    }
+
+    /// The high 64 bits of a 128-bit source.
+    #[inline]
+    pub(crate) fn read_hi(&self, w: &Warp, s: Src, lane: usize) -> u64 {
+        match s {
+            Src::Reg128(r) => w.regs[(r as usize + 1) * LANES + lane],
+            _ => 0,
+        }
+    }
+
+    /// The unspecified bits of a source operand.
+    #[inline]
+    pub(crate) fn unspec(&self, w: &Warp, s: Src, lane: usize) -> u64 {
+        match s {
+            Src::Reg(r) | Src::Reg128(r) => w
+                .shadow
+                .as_ref()
+                .map_or(0, |sh| sh[r as usize * LANES + lane]),
+            Src::Unspecified => u64::MAX,
+            Src::Sreg(
+                Sreg::Volatile
+                | Sreg::Smid
+                | Sreg::Nsmid
+                | Sreg::Gridid
+                | Sreg::Warpid
+                | Sreg::Nwarpid
+                | Sreg::TotalSmemSize,
+            ) => u64::MAX,
+            _ => 0,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn unspec_hi(&self, w: &Warp, s: Src, lane: usize) -> u64 {
+        match s {
+            Src::Reg128(r) => w
+                .shadow
+                .as_ref()
+                .map_or(0, |sh| sh[(r as usize + 1) * LANES + lane]),
+            _ => 0,
+        }
+    }
+
+    fn sreg(&self, w: &Warp, sr: Sreg, lane: usize) -> u64 {
+        let s = &self.shape;
+        let cta = &self.ctas[w.cta];
+        let t = w.first + lane as u32;
+        let b = s.block;
+        let tid = [t % b[0], (t / b[0]) % b[1], t / (b[0] * b[1])];
+        let l = lane as u32;
+        let v: u32 = match sr {
+            Sreg::Tid(a) => tid[a as usize],
+            Sreg::Ntid(a) => b[a as usize],
+            Sreg::Laneid => l,
+            Sreg::Ctaid(a) => cta.ctaid[a as usize],
+            Sreg::Nctaid(a) => s.grid[a as usize],
+            Sreg::LanemaskEq => 1 << l,
+            Sreg::LanemaskLe => ((2u64 << l) - 1) as u32,
+            Sreg::LanemaskLt => (1u32 << l).wrapping_sub(1),
+            Sreg::LanemaskGe => !((1u32 << l).wrapping_sub(1)),
+            Sreg::LanemaskGt => !(((2u64 << l) - 1) as u32),
+            Sreg::ClusterCtarank => cta.rank,
+            Sreg::ClusterNctarank => s.cluster_size,
+            Sreg::ClusterCtaid(a) => cta.cluster_ctaid[a as usize],
+            Sreg::ClusterNctaid(a) => s.cluster[a as usize],
+            Sreg::Clusterid(a) => s.clusterid[a as usize],
+            Sreg::Nclusterid(a) => s.grid[a as usize] / s.cluster[a as usize],
+            Sreg::IsExplicitCluster => u32::from(s.explicit_cluster),
+            Sreg::DynamicSmemSize => s.dynamic_shared as u32,
+            Sreg::Warpid => t / LANES as u32,
+            Sreg::Nwarpid
+            | Sreg::Smid
+            | Sreg::Nsmid
+            | Sreg::Gridid
+            | Sreg::TotalSmemSize
+            | Sreg::Volatile => 0,
+        };
+        u64::from(v)
+    }
+}
+
+/// The lanes of a mask, lowest first.
+#[inline]
+pub(crate) fn lanes(mask: u32) -> impl Iterator<Item = usize> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(l)
+        }
+    })
+}

@@ -1,0 +1,430 @@
+//! A kernel prepared for the interpreter: instructions decoded once into a
+//! compact form (registers as slot numbers, qualifiers as enums, variable
+//! addresses resolved), with the layout of its state spaces.
+
+use super::prmt::PrmtMode;
+use super::shfl::ShflMode;
+use super::space::Space;
+
+/// A register slot: 64 bits per thread; `.b128` registers take two.
+pub(crate) type Reg = u32;
+
+/// Where an operand's value comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Src {
+    Reg(Reg),
+    /// A `.b128` register (two slots, low first).
+    Reg128(Reg),
+    Imm(u64),
+    Sreg(Sreg),
+    /// The shared-space address of a `.shared` variable: the executing
+    /// CTA's part of the cluster's shared space plus this offset.
+    SharedAddr(u64),
+    /// A value the spec does not fix (a function's address).
+    Unspecified,
+}
+
+/// Special registers (PTX ISA 10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sreg {
+    Tid(u8),
+    Ntid(u8),
+    Laneid,
+    Warpid,
+    Nwarpid,
+    Ctaid(u8),
+    Nctaid(u8),
+    Smid,
+    Nsmid,
+    Gridid,
+    LanemaskEq,
+    LanemaskLe,
+    LanemaskLt,
+    LanemaskGe,
+    LanemaskGt,
+    ClusterCtarank,
+    ClusterNctarank,
+    ClusterCtaid(u8),
+    ClusterNctaid(u8),
+    Clusterid(u8),
+    Nclusterid(u8),
+    IsExplicitCluster,
+    DynamicSmemSize,
+    TotalSmemSize,
+    /// `%clock`, `%clock64`, `%globaltimer`...: values the model does not fix.
+    Volatile,
+}
+
+/// An integer operation's type: width and signedness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct IntTy {
+    pub bits: u8,
+    pub signed: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BinOp {
+    Add,
+    Sub,
+    MulLo,
+    MulHi,
+    MulWide,
+    Min,
+    Max,
+    Div,
+    Rem,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum UnOp {
+    Not,
+    Cnot,
+    Neg,
+    Abs,
+    Popc,
+    Clz,
+    Brev,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BoolOp {
+    And,
+    Or,
+    Xor,
+}
+
+/// A memory operation's ordering qualifiers (PTX ISA 9.7.9.8, 9.7.9.11),
+/// kept for the rules that depend on the space an address resolves to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Order {
+    Weak,
+    /// `.volatile`, `.relaxed`, `.acquire`, `.release`: "may be used only
+    /// with .global and .shared spaces and with generic addressing, where
+    /// the address points to .global or .shared space".
+    Strong,
+    /// `.mmio`: "may be used only with .global space and with generic
+    /// addressing, where the address points to .global space".
+    Mmio,
+}
+
+/// `ld`, `ldu`, `ld.global.nc` or `st`, decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Access {
+    pub space: Space,
+    /// Bytes of one element.
+    pub size: u8,
+    pub signed: bool,
+    /// The registers (or values, for `st`) of the vector, `None` for `_`.
+    pub regs: Vec<Option<Src>>,
+    /// Width in bits of each destination register (`ld`).
+    pub reg_bits: Vec<u16>,
+    pub addr: Addr,
+    pub order: Order,
+    /// A qualifier that needs the address to be in the global window
+    /// (cache hints, prefetch sizes, eviction priorities, `.nc`, `ldu`,
+    /// 256-bit vectors), with the rule that says so.
+    pub global_only: Option<&'static str>,
+}
+
+/// `[base + offset]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Addr {
+    pub base: Src,
+    pub offset: i64,
+}
+
+/// The kind of `createpolicy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Policy {
+    /// `createpolicy.fractional`: the fraction operand (an f32 register or
+    /// immediate), or none (1.0).
+    Fractional(Option<Src>),
+    /// `createpolicy.range{.global}`: address, primary size, total size.
+    Range {
+        addr: Addr,
+        space: Space,
+        primary: Src,
+        total: Src,
+    },
+    /// `createpolicy.cvt`: from a CUDA access property.
+    Cvt(Src),
+}
+
+/// `multimem` operation and element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MultimemOp {
+    LdReduce(RedOp),
+    St,
+    Red(RedOp),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RedOp {
+    Add,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Op {
+    /// `mov` of a register, immediate or special register; `bits` is the
+    /// destination width (1 for a predicate).
+    Mov {
+        d: Reg,
+        a: Src,
+        bits: u16,
+    },
+    /// `.b128` register to register or immediate.
+    Mov128 {
+        d: Reg,
+        a: Src,
+    },
+    /// Packing `mov` (PTX ISA 9.7.9.4).
+    Pack {
+        d: Reg,
+        width: u32,
+        elems: Vec<Src>,
+    },
+    /// Unpacking `mov`; `None` for the sink `_`.
+    Unpack {
+        d: Vec<Option<Reg>>,
+        width: u32,
+        a: Src,
+    },
+    Bin {
+        op: BinOp,
+        ty: IntTy,
+        d: Reg,
+        a: Src,
+        b: Src,
+    },
+    Un {
+        op: UnOp,
+        ty: IntTy,
+        d: Reg,
+        a: Src,
+    },
+    /// `mad.lo/.hi/.wide`: `op` is `MulLo`, `MulHi` or `MulWide`.
+    Mad {
+        op: BinOp,
+        ty: IntTy,
+        d: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    Setp {
+        cmp: Cmp,
+        ty: IntTy,
+        /// `.lo .ls .hi .hs` compare unsigned whatever `ty` says.
+        unsigned: bool,
+        p: Option<Reg>,
+        q: Option<Reg>,
+        a: Src,
+        b: Src,
+        /// `setp.cmp.bool`: combine with predicate `c` (negated when set).
+        combine: Option<(BoolOp, Src, bool)>,
+    },
+    Selp {
+        d: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+        bits: u16,
+    },
+    Slct {
+        d: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+        bits: u16,
+        float_c: bool,
+    },
+    Pred {
+        op: BoolOp,
+        d: Reg,
+        a: Src,
+        b: Src,
+    },
+    PredNot {
+        d: Reg,
+        a: Src,
+    },
+    /// Integer-to-integer `cvt`.
+    Cvt {
+        d: Reg,
+        a: Src,
+        from: IntTy,
+        to: IntTy,
+        sat: bool,
+        reg_bits: u16,
+    },
+    Bfe {
+        d: Reg,
+        a: Src,
+        pos: Src,
+        len: Src,
+        ty: IntTy,
+    },
+    Prmt {
+        d: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+        mode: Option<PrmtMode>,
+    },
+    Shfl {
+        d: Reg,
+        p: Option<Reg>,
+        a: Src,
+        b: Src,
+        c: Src,
+        /// `None` for the deprecated `shfl`.
+        mask: Option<Src>,
+        mode: ShflMode,
+    },
+    Ld(Box<Access>),
+    St(Box<Access>),
+    Cvta {
+        d: Reg,
+        a: Src,
+        space: Space,
+        to: bool,
+        wide: bool,
+    },
+    Isspacep {
+        p: Reg,
+        a: Src,
+        space: Space,
+    },
+    Mapa {
+        d: Reg,
+        a: Src,
+        b: Src,
+        generic: bool,
+        wide: bool,
+    },
+    Getctarank {
+        d: Reg,
+        a: Src,
+        generic: bool,
+    },
+    /// `prefetch`, `prefetchu`: the address is evaluated, nothing else.
+    Prefetch {
+        addr: Addr,
+        space: Space,
+        uniform: bool,
+    },
+    /// `applypriority` (`discard: false`) or `discard` (`true`) over
+    /// `[a, a + size)`.
+    CacheRange {
+        addr: Addr,
+        space: Space,
+        size: u64,
+        discard: bool,
+    },
+    Createpolicy {
+        d: Reg,
+        policy: Policy,
+    },
+    Multimem {
+        op: MultimemOp,
+        ty: IntTy,
+        float: bool,
+        regs: Vec<Option<Src>>,
+        addr: Addr,
+    },
+    Bra {
+        target: u32,
+    },
+    Exit,
+    BarSync {
+        id: Src,
+        count: Option<Src>,
+    },
+    WarpSync {
+        mask: Src,
+    },
+    ClusterArrive,
+    ClusterWait,
+    Nop,
+}
+
+/// An instruction with its guard (`@p` / `@!p`).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Instr {
+    pub guard: Option<(Reg, bool)>,
+    pub op: Op,
+}
+
+/// A kernel parameter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamInfo {
+    pub name: String,
+    /// Offset in the kernel's parameter space.
+    pub offset: u64,
+    pub size: u64,
+}
+
+/// A module-scope `.global` variable, placed by the program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct GlobalVar {
+    pub name: String,
+    pub addr: u64,
+    pub init: Vec<u8>,
+}
+
+/// A kernel ready to run.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub kernel: String,
+    pub(crate) code: Vec<Instr>,
+    /// Per instruction: its text and byte offset in the source.
+    pub(crate) text: Vec<(String, u32)>,
+    pub(crate) slots: u32,
+    pub params: Vec<ParamInfo>,
+    pub param_bytes: u64,
+    /// Offset in a CTA's shared part just past the static variables.
+    pub(crate) shared_end: u64,
+    /// Bytes of `.local` variables per thread, and their first local
+    /// address.
+    pub(crate) local_bytes: u64,
+    pub(crate) local_frame: u64,
+    /// The module's constant bank.
+    pub(crate) consts: Vec<u8>,
+    pub(crate) globals: Vec<GlobalVar>,
+    /// `.reqnctapercluster` (or `.explicitcluster` with no size: `None`).
+    pub cluster_dims: Option<[u32; 3]>,
+    pub explicit_cluster: bool,
+    /// Whether some instruction needs the unspecified-bit tracking.
+    pub(crate) uses_multimem: bool,
+}
+
+impl Program {
+    /// Number of decoded instructions.
+    pub fn len(&self) -> usize {
+        self.code.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.code.is_empty()
+    }
+}
