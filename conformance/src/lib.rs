@@ -3,5 +3,6 @@
 
 pub mod baseline;
 pub mod check;
+pub mod exec;
 pub mod legality;
 pub mod legality_cmd;

@@ -5,7 +5,7 @@
 //! Exit codes: 0 success (every file legal), 1 a finding (an illegal file),
 //! 2 a usage error or unreadable input.
 
-use ptx_conformance::{check, legality_cmd};
+use ptx_conformance::{check, exec, legality_cmd};
 
 use clap::{Parser, Subcommand};
 
@@ -30,6 +30,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Check(check::CheckArgs),
+    Exec(exec::ExecArgs),
     /// Build or compare the ptxas legality corpus (maintainers).
     #[command(hide = true, subcommand)]
     Legality(legality_cmd::LegalityCommand),
@@ -46,6 +47,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Check(args) => check::run(args),
+        Command::Exec(args) => exec::run(args),
         Command::Legality(cmd) => legality_cmd::run(cmd),
     };
     match result {

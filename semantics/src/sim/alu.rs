@@ -34,9 +34,20 @@ fn as_i128(x: u64, ty: IntTy) -> i128 {
 /// A binary operation; `None` where the result is unspecified ("Division
 /// by zero yields an unspecified, machine-specific value", PTX ISA 9.7.1.7).
 /// `MulWide` gives a result of twice the width.
+#[inline]
 pub(crate) fn binary(op: BinOp, ty: IntTy, a: u64, b: u64) -> Option<u64> {
     let bits = u32::from(ty.bits);
     let m = mask(bits);
+    // the operations that need no widening first
+    match op {
+        BinOp::Add => return Some(a.wrapping_add(b) & m),
+        BinOp::Sub => return Some(a.wrapping_sub(b) & m),
+        BinOp::MulLo => return Some(a.wrapping_mul(b) & m),
+        BinOp::And => return Some(a & b & m),
+        BinOp::Or => return Some((a | b) & m),
+        BinOp::Xor => return Some((a ^ b) & m),
+        _ => {}
+    }
     let (x, y) = (as_i128(a, ty), as_i128(b, ty));
     Some(match op {
         BinOp::Add => a.wrapping_add(b) & m,
@@ -128,6 +139,7 @@ pub(crate) fn bfe(ty: IntTy, a: u64, b: u64, c: u64) -> u64 {
     })
 }
 
+#[inline]
 pub(crate) fn compare(cmp: Cmp, ty: IntTy, unsigned: bool, a: u64, b: u64) -> bool {
     let t = IntTy {
         bits: ty.bits,

@@ -51,6 +51,15 @@ impl Global {
         Ok(Global { regions, last: 0 })
     }
 
+    /// `find`, for the region the last `find` hit only.
+    #[inline(always)]
+    pub fn find_last(&self, addr: u64, size: u64) -> Option<(usize, usize)> {
+        let r = self.regions.get(self.last)?;
+        let off = addr.wrapping_sub(r.base);
+        (addr >= r.base && off.saturating_add(size) <= r.bytes.len() as u64)
+            .then_some((self.last, off as usize))
+    }
+
     /// The region holding `[addr, addr + size)` and the offset in it.
     pub fn find(&mut self, addr: u64, size: u64) -> Option<(usize, usize)> {
         let hit = |r: &Region| {

@@ -77,6 +77,7 @@ impl PrmtMode {
 /// With a mode, "the two lsb's of operand `c`" pick a row of the mode's
 /// table, and "the sign extension is only performed as part of generic
 /// form". Every input gives a defined result.
+#[inline]
 pub fn prmt(mode: Option<PrmtMode>, a: u32, b: u32, c: u32) -> u32 {
     let tmp64 = (u64::from(b) << 32) | u64::from(a);
     let byte = |i: u32| ((tmp64 >> (8 * (i & 7))) & 0xff) as u32;

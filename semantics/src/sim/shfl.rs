@@ -127,6 +127,26 @@ pub fn shfl_sync(
     lanes: &[ShflLane; 32],
 ) -> [Option<Result<ShflOut, Undefined>>; 32] {
     let mut out = [None; 32];
+    // which lanes execute, which are neither there nor exited, and whether
+    // every executing lane gives the same membermask (the usual case)
+    let mut executes = 0u32;
+    let mut inactive = 0u32;
+    let mut common: Option<u32> = None;
+    let mut uniform = true;
+    for (k, lane) in lanes.iter().enumerate() {
+        match *lane {
+            ShflLane::Executes { membermask, .. } => {
+                executes |= 1 << k;
+                match common {
+                    None => common = Some(membermask),
+                    Some(m) if m != membermask => uniform = false,
+                    _ => {}
+                }
+            }
+            ShflLane::Inactive => inactive |= 1 << k,
+            ShflLane::GuardFalse | ShflLane::Exited => {}
+        }
+    }
     for (i, lane) in lanes.iter().enumerate() {
         let ShflLane::Executes {
             b, c, membermask, ..
@@ -138,15 +158,12 @@ pub fn shfl_sync(
             out[i] = Some(Err(NOT_IN_MASK));
             continue;
         }
-        let waits_forever = (0..32).any(|k| {
-            membermask & (1 << k) != 0
-                && match lanes[k] {
-                    ShflLane::Executes { membermask: m, .. } => m != membermask,
-                    ShflLane::GuardFalse | ShflLane::Exited => false,
-                    ShflLane::Inactive => true,
-                }
+        // a member that has not arrived, or arrived with another membermask
+        let mismatched = !uniform && (0..32).any(|k| {
+            membermask & executes & (1 << k) != 0
+                && matches!(lanes[k], ShflLane::Executes { membermask: m, .. } if m != membermask)
         });
-        if waits_forever {
+        if membermask & inactive != 0 || mismatched {
             out[i] = Some(Err(NOT_CONVERGED));
             continue;
         }

@@ -1,9 +1,10 @@
 //! One instruction for the chosen lanes of a warp.
 
+use super::regs::register_op;
 use super::{lanes, Lane, Machine, Warp, LANES};
 use crate::sim::alu::{self, mask};
 use crate::sim::launch::StopKind;
-use crate::sim::memory::{self, Bytes, MISALIGNED, OUTSIDE};
+use crate::sim::memory::{Bytes, MISALIGNED, OUTSIDE};
 use crate::sim::program::{Access, Addr, BoolOp, MultimemOp, Op, Order, Policy, RedOp, Reg, Src};
 use crate::sim::shfl::{shfl, shfl_sync, ShflLane};
 use crate::sim::space::Space;
@@ -92,7 +93,7 @@ impl Loc {
 }
 
 impl Machine<'_> {
-    #[inline]
+    #[inline(always)]
     fn set(&mut self, w: usize, d: Reg, l: usize, v: u64, sh: u64) {
         let wp = &mut self.warps[w];
         let i = d as usize * LANES + l;
@@ -103,17 +104,19 @@ impl Machine<'_> {
         }
     }
 
+    #[inline(always)]
     fn set128(&mut self, w: usize, d: Reg, l: usize, v: u128, sh: u128) {
         self.set(w, d, l, v as u64, sh as u64);
         self.set(w, d + 1, l, (v >> 64) as u64, (sh >> 64) as u64);
     }
 
-    #[inline]
+    #[inline(always)]
     fn val(&self, w: usize, s: Src, l: usize) -> (u64, u64) {
         let wp: &Warp = &self.warps[w];
         (self.read(wp, s, l), self.unspec(wp, s, l))
     }
 
+    #[inline(always)]
     fn val128(&self, w: usize, s: Src, l: usize) -> (u128, u128) {
         let wp: &Warp = &self.warps[w];
         let lo = u128::from(self.read(wp, s, l)) | (u128::from(self.read_hi(wp, s, l)) << 64);
@@ -234,6 +237,30 @@ impl Machine<'_> {
                 }
                 return;
             }
+            op if {
+                let cx = self.ctx(w);
+                register_op(&mut self.warps[w], &cx, op, exec)
+            } => {}
+            Op::Ld(acc) | Op::St(acc) => {
+                let store = matches!(instr.op, Op::St(_));
+                let rest = self.fast_access(w, exec, acc, store);
+                for l in lanes(rest) {
+                    let r = if store {
+                        self.store(w, l, acc)
+                    } else {
+                        self.load(w, l, acc)
+                    };
+                    if let Err(kind) = r {
+                        match kind {
+                            Stop::Undefined(u) if u.effect == Effect::Result => {}
+                            Stop::Undefined(u) => self.undefined(w, l, pc, u),
+                            Stop::Indeterminate(why) => {
+                                self.stop(w, l, pc, StopKind::Indeterminate(why))
+                            }
+                        }
+                    }
+                }
+            }
             op => {
                 for l in lanes(exec) {
                     if let Err(kind) = self.lane_op(w, l, op) {
@@ -266,209 +293,6 @@ impl Machine<'_> {
     /// One lane's work for the instructions that act lane by lane.
     fn lane_op(&mut self, w: usize, l: usize, op: &Op) -> Result<(), Stop> {
         match *op {
-            Op::Mov { d, a, bits } => {
-                let (v, sh) = self.val(w, a, l);
-                let (v, sh) = if bits == 1 {
-                    (
-                        u64::from(v & 1 != 0 || (v != 0 && !matches!(a, Src::Reg(_)))),
-                        u64::from(sh != 0),
-                    )
-                } else {
-                    (v & mask(u32::from(bits)), sh & mask(u32::from(bits)))
-                };
-                self.set(w, d, l, v, sh);
-            }
-            Op::Mov128 { d, a } => {
-                let (v, sh) = self.val128(w, a, l);
-                self.set128(w, d, l, v, sh);
-            }
-            Op::Pack {
-                d,
-                width,
-                ref elems,
-            } => {
-                let mut vals = [0u128; 4];
-                let mut shs = [0u128; 4];
-                for (k, e) in elems.iter().enumerate().take(4) {
-                    let (v, sh) = self.val(w, *e, l);
-                    vals[k] = u128::from(v);
-                    shs[k] = u128::from(sh);
-                }
-                let n = elems.len().min(4);
-                let v = pack::mov_pack(width, &vals[..n]).unwrap_or(0);
-                let sh = pack::mov_pack(width, &shs[..n]).unwrap_or(u128::MAX);
-                if width > 64 {
-                    self.set128(w, d, l, v, sh);
-                } else {
-                    self.set(w, d, l, v as u64, sh as u64);
-                }
-            }
-            Op::Unpack { ref d, width, a } => {
-                let (v, sh) = self.val128(w, a, l);
-                let n = d.len();
-                let parts = pack::mov_unpack(width, n, v).unwrap_or([0; 4]);
-                let shs = pack::mov_unpack(width, n, sh).unwrap_or([u128::MAX; 4]);
-                for (k, r) in d.iter().enumerate() {
-                    if let Some(r) = r {
-                        self.set(w, *r, l, parts[k] as u64, shs[k] as u64);
-                    }
-                }
-            }
-            Op::Bin { op, ty, d, a, b } => {
-                let (x, sx) = self.val(w, a, l);
-                let (y, sy) = self.val(w, b, l);
-                let bits = u32::from(ty.bits)
-                    * if op == crate::sim::program::BinOp::MulWide {
-                        2
-                    } else {
-                        1
-                    };
-                let sh = if sx | sy != 0 { mask(bits) } else { 0 };
-                match alu::binary(op, ty, x, y) {
-                    Some(v) => self.set(w, d, l, v, sh),
-                    None => {
-                        self.set(w, d, l, 0, mask(bits));
-                        return Err(Stop::Undefined(DIV_RESULT));
-                    }
-                }
-            }
-            Op::Un { op, ty, d, a } => {
-                let (x, sx) = self.val(w, a, l);
-                let sh = if sx != 0 { mask(u32::from(ty.bits)) } else { 0 };
-                self.set(w, d, l, alu::unary(op, ty, x), sh);
-            }
-            Op::Mad { op, ty, d, a, b, c } => {
-                let (x, sx) = self.val(w, a, l);
-                let (y, sy) = self.val(w, b, l);
-                let (z, sz) = self.val(w, c, l);
-                let bits = u32::from(ty.bits)
-                    * if op == crate::sim::program::BinOp::MulWide {
-                        2
-                    } else {
-                        1
-                    };
-                let p = alu::binary(op, ty, x, y).unwrap_or(0);
-                let v = p.wrapping_add(z) & mask(bits);
-                let sh = if sx | sy | sz != 0 { mask(bits) } else { 0 };
-                self.set(w, d, l, v, sh);
-            }
-            Op::Setp {
-                cmp,
-                ty,
-                unsigned,
-                p,
-                q,
-                a,
-                b,
-                combine,
-            } => {
-                let (x, sx) = self.val(w, a, l);
-                let (y, sy) = self.val(w, b, l);
-                let t = alu::compare(cmp, ty, unsigned, x, y);
-                let (c, sc) = match combine {
-                    Some((_, c, neg)) => {
-                        let (v, s) = self.val(w, c, l);
-                        ((v & 1 != 0) != neg, s & 1)
-                    }
-                    None => (false, 0),
-                };
-                let f = |x: bool| match combine {
-                    Some((BoolOp::And, ..)) => x && c,
-                    Some((BoolOp::Or, ..)) => x || c,
-                    Some((BoolOp::Xor, ..)) => x ^ c,
-                    None => x,
-                };
-                let sh = u64::from(sx | sy != 0 || sc != 0);
-                if let Some(p) = p {
-                    self.set(w, p, l, u64::from(f(t)), sh);
-                }
-                if let Some(q) = q {
-                    self.set(w, q, l, u64::from(f(!t)), sh);
-                }
-            }
-            Op::Selp { d, a, b, c, bits } => {
-                let (cv, sc) = self.val(w, c, l);
-                let pick = if cv & 1 != 0 { a } else { b };
-                let (v, sv) = self.val(w, pick, l);
-                let m = mask(u32::from(bits));
-                let sh = if sc & 1 != 0 { m } else { sv & m };
-                self.set(w, d, l, v & m, sh);
-            }
-            Op::Slct {
-                d,
-                a,
-                b,
-                c,
-                bits,
-                float_c,
-            } => {
-                let (cv, sc) = self.val(w, c, l);
-                let ge = if float_c {
-                    f32::from_bits(cv as u32) >= 0.0
-                } else {
-                    cv as u32 as i32 >= 0
-                };
-                let (v, sv) = self.val(w, if ge { a } else { b }, l);
-                let m = mask(u32::from(bits));
-                self.set(w, d, l, v & m, if sc != 0 { m } else { sv & m });
-            }
-            Op::Pred { op, d, a, b } => {
-                let (x, sx) = self.val(w, a, l);
-                let (y, sy) = self.val(w, b, l);
-                let (x, y) = (x & 1, y & 1);
-                let v = match op {
-                    BoolOp::And => x & y,
-                    BoolOp::Or => x | y,
-                    BoolOp::Xor => x ^ y,
-                };
-                self.set(w, d, l, v, (sx | sy) & 1);
-            }
-            Op::PredNot { d, a } => {
-                let (x, sx) = self.val(w, a, l);
-                self.set(w, d, l, !x & 1, sx & 1);
-            }
-            Op::Cvt {
-                d,
-                a,
-                from,
-                to,
-                sat,
-                reg_bits,
-            } => {
-                let (x, sx) = self.val(w, a, l);
-                let bits = u32::from(reg_bits).max(u32::from(to.bits));
-                let sh = if sx & mask(u32::from(from.bits)) != 0 {
-                    mask(bits)
-                } else {
-                    0
-                };
-                self.set(
-                    w,
-                    d,
-                    l,
-                    alu::cvt_int(from, to, sat, x, u32::from(reg_bits)),
-                    sh,
-                );
-            }
-            Op::Bfe { d, a, pos, len, ty } => {
-                let (x, sx) = self.val(w, a, l);
-                let (p, sp) = self.val(w, pos, l);
-                let (n, sn) = self.val(w, len, l);
-                let sh = if sx | sp | sn != 0 {
-                    mask(u32::from(ty.bits))
-                } else {
-                    0
-                };
-                self.set(w, d, l, alu::bfe(ty, x, p, n), sh);
-            }
-            Op::Prmt { d, a, b, c, mode } => {
-                let (x, sx) = self.val(w, a, l);
-                let (y, sy) = self.val(w, b, l);
-                let (z, sz) = self.val(w, c, l);
-                let v = prmt::prmt(mode, x as u32, y as u32, z as u32);
-                let sh = if sx | sy | sz != 0 { 0xffff_ffff } else { 0 };
-                self.set(w, d, l, u64::from(v), sh);
-            }
             Op::Ld(ref acc) => self.load(w, l, acc)?,
             Op::St(ref acc) => self.store(w, l, acc)?,
             Op::Cvta {
@@ -630,6 +454,12 @@ impl Machine<'_> {
         a: u64,
         n: u64,
     ) -> Result<Loc, Undefined> {
+        // the buffer the last global access hit (no buffer overlaps a window)
+        if matches!(space, Space::Generic | Space::Global) {
+            if let Some((i, off)) = self.global.find_last(a, n) {
+                return Ok(Loc::Global(i, off));
+            }
+        }
         let p = self.profile;
         let cta = self.warps[w].cta;
         let rank = self.ctas[cta].rank;
@@ -776,50 +606,75 @@ impl Machine<'_> {
         }
     }
 
-    fn read_at(&mut self, loc: Loc, k: usize, n: usize) -> (u128, u128) {
-        match loc {
-            Loc::Const(off) => {
-                let mut v = [0u8; 16];
-                v[..n].copy_from_slice(&self.prog.consts[off + k..off + k + n]);
-                (u128::from_le_bytes(v), 0)
+    /// Reads `n <= 8` bytes at `k` past the location: the value and its
+    /// unspecified bits.
+    #[inline(always)]
+    fn read_at(&self, loc: Loc, k: usize, n: usize) -> (u64, u64) {
+        let (bytes, shadow): (&[u8], &[u8]) = match loc {
+            Loc::Global(i, off) => {
+                let r = &self.global.regions[i];
+                let sh: &[u8] = if r.shadow.is_empty() {
+                    &[]
+                } else {
+                    &r.shadow[off + k..off + k + n]
+                };
+                (&r.bytes[off + k..off + k + n], sh)
             }
-            Loc::Param(off) => {
-                let mut v = [0u8; 16];
-                v[..n].copy_from_slice(&self.params[off + k..off + k + n]);
-                (u128::from_le_bytes(v), 0)
+            Loc::Shared(c, off) => {
+                let cta = &self.ctas[c];
+                (
+                    &cta.shared[off + k..off + k + n],
+                    &cta.shadow[off + k..off + k + n],
+                )
             }
-            _ => {
-                let (b, off) = self.bytes_at(loc);
-                memory::read(&b, off + k, n)
-            }
-        }
+            Loc::Local(off) => (
+                &self.local[off + k..off + k + n],
+                &self.local_shadow[off + k..off + k + n],
+            ),
+            Loc::Const(off) => (&self.prog.consts[off + k..off + k + n], &[]),
+            Loc::Param(off) => (&self.params[off + k..off + k + n], &[]),
+        };
+        (le(bytes), shadow_mask(shadow))
     }
 
-    fn write_at(
-        &mut self,
-        loc: Loc,
-        k: usize,
-        n: usize,
-        v: u128,
-        sh: u128,
-    ) -> Result<(), Undefined> {
-        match loc {
-            Loc::Const(_) => Err(STORE_CONST),
-            Loc::Param(_) => Err(STORE_PARAM),
+    /// Writes the low `n <= 8` bytes of `v`; a byte with unspecified bits
+    /// becomes indeterminate.
+    #[inline(always)]
+    fn write_at(&mut self, loc: Loc, k: usize, n: usize, v: u64, sh: u64) -> Result<(), Undefined> {
+        let (bytes, shadow): (&mut [u8], Option<&mut [u8]>) = match loc {
+            Loc::Const(_) => return Err(STORE_CONST),
+            Loc::Param(_) => return Err(STORE_PARAM),
             Loc::Global(i, off) => {
                 if sh != 0 && self.global.regions[i].shadow.is_empty() {
                     self.global.make_indeterminate(i, 0, 0);
                 }
-                let mut b = self.global.bytes(i);
-                memory::write(&mut b, off + k, n, v, sh);
-                Ok(())
+                let r = &mut self.global.regions[i];
+                let sh: Option<&mut [u8]> = if r.shadow.is_empty() {
+                    None
+                } else {
+                    Some(&mut r.shadow[off + k..off + k + n])
+                };
+                (&mut r.bytes[off + k..off + k + n], sh)
             }
-            _ => {
-                let (mut b, off) = self.bytes_at(loc);
-                memory::write(&mut b, off + k, n, v, sh);
-                Ok(())
+            Loc::Shared(c, off) => {
+                let cta = &mut self.ctas[c];
+                (
+                    &mut cta.shared[off + k..off + k + n],
+                    Some(&mut cta.shadow[off + k..off + k + n]),
+                )
+            }
+            Loc::Local(off) => (
+                &mut self.local[off + k..off + k + n],
+                Some(&mut self.local_shadow[off + k..off + k + n]),
+            ),
+        };
+        bytes.copy_from_slice(&v.to_le_bytes()[..n]);
+        if let Some(s) = shadow {
+            for (b, x) in s.iter_mut().enumerate() {
+                *x = u8::from((sh >> (8 * b)) & 0xff != 0);
             }
         }
+        Ok(())
     }
 
     fn load(&mut self, w: usize, l: usize, acc: &Access) -> Result<(), Stop> {
@@ -827,13 +682,21 @@ impl Machine<'_> {
         let n = acc.size as usize;
         for (k, r) in acc.regs.iter().enumerate() {
             let Some(r) = r else { continue };
+            if n == 16 {
+                let (lo, slo) = self.read_at(loc, k * n, 8);
+                let (hi, shi) = self.read_at(loc, k * n + 8, 8);
+                if let Src::Reg128(d) = *r {
+                    self.set(w, d, l, lo, slo);
+                    self.set(w, d + 1, l, hi, shi);
+                }
+                continue;
+            }
             let (v, sh) = self.read_at(loc, k * n, n);
             let bits = 8 * n as u32;
             let reg_bits = u32::from(acc.reg_bits[k]);
             match *r {
-                Src::Reg128(d) => self.set128(w, d, l, v, sh),
                 Src::Reg(d) => {
-                    let (mut v, mut sh) = (v as u64, sh as u64);
+                    let (mut v, mut sh) = (v, sh);
                     // "The value loaded is sign-extended to the destination
                     // register width for signed integers, and is
                     // zero-extended ... for unsigned and bit-size types."
@@ -862,9 +725,17 @@ impl Machine<'_> {
         let n = acc.size as usize;
         for (k, r) in acc.regs.iter().enumerate() {
             let Some(r) = r else { continue };
-            let (v, sh) = self.val128(w, *r, l);
-            self.write_at(loc, k * n, n, v, sh)
-                .map_err(Stop::Undefined)?;
+            if n == 16 {
+                let (v, sh) = self.val128(w, *r, l);
+                self.write_at(loc, k * n, 8, v as u64, sh as u64)
+                    .map_err(Stop::Undefined)?;
+                self.write_at(loc, k * n + 8, 8, (v >> 64) as u64, (sh >> 64) as u64)
+                    .map_err(Stop::Undefined)?;
+            } else {
+                let (v, sh) = self.val(w, *r, l);
+                self.write_at(loc, k * n, n, v, sh)
+                    .map_err(Stop::Undefined)?;
+            }
         }
         Ok(())
     }
@@ -904,20 +775,14 @@ impl Machine<'_> {
             locs.push(Loc::Global(i, o));
         }
         let bits = u32::from(ty.bits);
+        // `.add` is the only floating-point reduction of f32 and f64
+        // (9.7.9.14's table); IEEE round-to-nearest-even, as `+` here
         let combine = |r: RedOp, x: u64, y: u64| -> u64 {
             if float {
-                let (fx, fy) = if bits == 32 {
-                    (
-                        f64::from(f32::from_bits(x as u32)),
-                        f64::from(f32::from_bits(y as u32)),
-                    )
-                } else {
-                    (f64::from_bits(x), f64::from_bits(y))
-                };
                 if bits == 32 {
                     u64::from((f32::from_bits(x as u32) + f32::from_bits(y as u32)).to_bits())
                 } else {
-                    (fx + fy).to_bits()
+                    (f64::from_bits(x) + f64::from_bits(y)).to_bits()
                 }
             } else {
                 let bop = match r {
@@ -939,7 +804,6 @@ impl Machine<'_> {
                 let mut acc: Option<(u64, u64)> = None;
                 for loc in &locs {
                     let (v, sh) = self.read_at(*loc, 0, n as usize);
-                    let (v, sh) = (v as u64, sh as u64);
                     acc = Some(match acc {
                         None => (v, sh),
                         Some((a, s)) => {
@@ -961,7 +825,7 @@ impl Machine<'_> {
             MultimemOp::St => {
                 let (v, sh) = self.val(w, r, l);
                 for loc in &locs {
-                    self.write_at(*loc, 0, n as usize, u128::from(v), u128::from(sh))
+                    self.write_at(*loc, 0, n as usize, v, sh)
                         .map_err(Stop::Undefined)?;
                 }
             }
@@ -969,13 +833,9 @@ impl Machine<'_> {
                 let (b, sb) = self.val(w, r, l);
                 for loc in &locs {
                     let (v, sh) = self.read_at(*loc, 0, n as usize);
-                    let res = combine(red, v as u64, b);
-                    let s = if sh != 0 || sb != 0 {
-                        u128::from(mask(bits))
-                    } else {
-                        0
-                    };
-                    self.write_at(*loc, 0, n as usize, u128::from(res), s)
+                    let res = combine(red, v, b);
+                    let s = if sh != 0 || sb != 0 { mask(bits) } else { 0 };
+                    self.write_at(*loc, 0, n as usize, res, s)
                         .map_err(Stop::Undefined)?;
                 }
             }
@@ -1143,6 +1003,12 @@ impl Machine<'_> {
 
     /// The lanes of a finished collective go on at `pc + 1`.
     fn release(&mut self, w: usize, pc: u32, active: u32) {
+        if let Some((upc, umask)) = self.warps[w].uniform {
+            if upc == pc && umask == active {
+                self.warps[w].uniform = Some((pc + 1, umask));
+                return;
+            }
+        }
         self.diverge(w);
         let wp = &mut self.warps[w];
         for l in lanes(active) {
@@ -1152,6 +1018,36 @@ impl Machine<'_> {
             }
         }
     }
+}
+
+/// Little-endian bytes (at most 8) as a number.
+#[inline(always)]
+fn le(b: &[u8]) -> u64 {
+    match b.len() {
+        1 => u64::from(b[0]),
+        2 => u64::from(u16::from_le_bytes([b[0], b[1]])),
+        4 => u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        8 => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+        _ => {
+            let mut v = [0u8; 8];
+            let n = b.len().min(8);
+            v[..n].copy_from_slice(&b[..n]);
+            u64::from_le_bytes(v)
+        }
+    }
+}
+
+/// The unspecified bits of at most 8 bytes whose shadow is given (1 =
+/// indeterminate; empty: all determinate).
+#[inline(always)]
+fn shadow_mask(s: &[u8]) -> u64 {
+    if s.iter().all(|&x| x == 0) {
+        return 0;
+    }
+    s.iter().enumerate().take(8).fold(
+        0u64,
+        |m, (k, &x)| if x != 0 { m | (0xffu64 << (8 * k)) } else { m },
+    )
 }
 
 /// Why a lane stops.

@@ -6,6 +6,8 @@
 //! same launch does the same thing.
 
 mod exec;
+mod fastmem;
+mod regs;
 
 use super::launch::{Arg, BufferOut, Launch, LaunchError, Outcome, Report, StopKind, ThreadId};
 use super::memory::{Global, Region};
@@ -391,7 +393,15 @@ impl Machine<'_> {
         if let Some(u) = self.warps[w].uniform {
             return Some(u);
         }
-        let cluster_min = self.cluster_min_arrivals();
+        let waits = self.warps[w]
+            .lane
+            .iter()
+            .any(|l| matches!(l, Lane::ClusterWait { .. }));
+        let cluster_min = if waits {
+            self.cluster_min_arrivals()
+        } else {
+            0
+        };
         let wp = &mut self.warps[w];
         let cta = &self.ctas[wp.cta];
         let mut best = u32::MAX;
@@ -531,8 +541,23 @@ impl Machine<'_> {
         }
     }
 
+    /// What the warp's lanes read besides registers.
+    #[inline(always)]
+    pub(crate) fn ctx(&self, w: usize) -> regs::Ctx {
+        let wp = &self.warps[w];
+        let cta = &self.ctas[wp.cta];
+        regs::Ctx {
+            rank: cta.rank,
+            rank_shift: self.profile.rank_shift,
+            ctaid: cta.ctaid,
+            cluster_ctaid: cta.cluster_ctaid,
+            first: wp.first,
+            shape: self.shape,
+        }
+    }
+
     /// The value of a source operand for one lane.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn read(&self, w: &Warp, s: Src, lane: usize) -> u64 {
         match s {
             Src::Reg(r) | Src::Reg128(r) => w.regs[r as usize * LANES + lane],
@@ -540,88 +565,37 @@ impl Machine<'_> {
             Src::SharedAddr(off) => {
                 (u64::from(self.ctas[w.cta].rank) << self.profile.rank_shift) | off
             }
-            Src::Sreg(sr) => self.sreg(w, sr, lane),
+            Src::Sreg(sr) => {
+                let cta = &self.ctas[w.cta];
+                let cx = regs::Ctx {
+                    rank: cta.rank,
+                    rank_shift: self.profile.rank_shift,
+                    ctaid: cta.ctaid,
+                    cluster_ctaid: cta.cluster_ctaid,
+                    first: w.first,
+                    shape: self.shape,
+                };
+                regs::sreg(&cx, sr, lane)
+            }
             Src::Unspecified => 0,
         }
     }
 
     /// The high 64 bits of a 128-bit source.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn read_hi(&self, w: &Warp, s: Src, lane: usize) -> u64 {
-        match s {
-            Src::Reg128(r) => w.regs[(r as usize + 1) * LANES + lane],
-            _ => 0,
-        }
+        regs::rd_hi(w, s, lane)
     }
 
     /// The unspecified bits of a source operand.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn unspec(&self, w: &Warp, s: Src, lane: usize) -> u64 {
-        match s {
-            Src::Reg(r) | Src::Reg128(r) => w
-                .shadow
-                .as_ref()
-                .map_or(0, |sh| sh[r as usize * LANES + lane]),
-            Src::Unspecified => u64::MAX,
-            Src::Sreg(
-                Sreg::Volatile
-                | Sreg::Smid
-                | Sreg::Nsmid
-                | Sreg::Gridid
-                | Sreg::Warpid
-                | Sreg::Nwarpid
-                | Sreg::TotalSmemSize,
-            ) => u64::MAX,
-            _ => 0,
-        }
+        regs::us(w, s, lane)
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn unspec_hi(&self, w: &Warp, s: Src, lane: usize) -> u64 {
-        match s {
-            Src::Reg128(r) => w
-                .shadow
-                .as_ref()
-                .map_or(0, |sh| sh[(r as usize + 1) * LANES + lane]),
-            _ => 0,
-        }
-    }
-
-    fn sreg(&self, w: &Warp, sr: Sreg, lane: usize) -> u64 {
-        let s = &self.shape;
-        let cta = &self.ctas[w.cta];
-        let t = w.first + lane as u32;
-        let b = s.block;
-        let tid = [t % b[0], (t / b[0]) % b[1], t / (b[0] * b[1])];
-        let l = lane as u32;
-        let v: u32 = match sr {
-            Sreg::Tid(a) => tid[a as usize],
-            Sreg::Ntid(a) => b[a as usize],
-            Sreg::Laneid => l,
-            Sreg::Ctaid(a) => cta.ctaid[a as usize],
-            Sreg::Nctaid(a) => s.grid[a as usize],
-            Sreg::LanemaskEq => 1 << l,
-            Sreg::LanemaskLe => ((2u64 << l) - 1) as u32,
-            Sreg::LanemaskLt => (1u32 << l).wrapping_sub(1),
-            Sreg::LanemaskGe => !((1u32 << l).wrapping_sub(1)),
-            Sreg::LanemaskGt => !(((2u64 << l) - 1) as u32),
-            Sreg::ClusterCtarank => cta.rank,
-            Sreg::ClusterNctarank => s.cluster_size,
-            Sreg::ClusterCtaid(a) => cta.cluster_ctaid[a as usize],
-            Sreg::ClusterNctaid(a) => s.cluster[a as usize],
-            Sreg::Clusterid(a) => s.clusterid[a as usize],
-            Sreg::Nclusterid(a) => s.grid[a as usize] / s.cluster[a as usize],
-            Sreg::IsExplicitCluster => u32::from(s.explicit_cluster),
-            Sreg::DynamicSmemSize => s.dynamic_shared as u32,
-            Sreg::Warpid => t / LANES as u32,
-            Sreg::Nwarpid
-            | Sreg::Smid
-            | Sreg::Nsmid
-            | Sreg::Gridid
-            | Sreg::TotalSmemSize
-            | Sreg::Volatile => 0,
-        };
-        u64::from(v)
+        regs::us_hi(w, s, lane)
     }
 }
 

@@ -1,0 +1,340 @@
+//! `conform exec`: run one kernel on the simulator with buffers from files
+//! or hex, and write the buffers back out.
+
+use anyhow::{anyhow, bail, Context, Result};
+use ptx_semantics::check::{check_module, Options};
+use ptx_semantics::ptx::{self, line_col};
+use ptx_semantics::sim::{self, Arg, Launch, Outcome, StopKind};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Run a kernel on the simulator.
+///
+/// Each `--arg` gives one kernel parameter, in order:
+///   u8:V u16:V u32:V u64:V s32:V s64:V f32:V f64:V   a scalar (decimal or 0x hex)
+///   hex:BYTES                                         raw parameter bytes, little-endian
+///   buf:N | buf:N*0xBB | buf:hex:BYTES | buf:file:PATH  a global buffer (N zero bytes,
+///                                                     N bytes of 0xBB, the bytes given, a
+///                                                     file's bytes); the parameter gets its
+///                                                     address. Append @0xADDR to place it.
+///
+/// After the run every buffer is printed as hex (or, with --out DIR, written
+/// to DIR/argK.bin, with DIR/argK.unspecified.bin marking the bytes whose
+/// value the spec leaves open), followed by a report for each thread that
+/// stopped (undefined behaviour with its PTX ISA clause, an unspecified
+/// branch or address, a deadlock, or the step budget).
+#[derive(clap::Args)]
+#[command(
+    after_help = "Exit codes: 0 every thread ran to its end, 1 some thread stopped (undefined behaviour, deadlock, step budget), 2 usage error, unreadable or unsupported input."
+)]
+pub struct ExecArgs {
+    /// The PTX module.
+    #[arg(value_name = "FILE.ptx")]
+    file: PathBuf,
+    /// The kernel (.entry) to run.
+    #[arg(long)]
+    kernel: String,
+    /// Grid size in CTAs: X[,Y[,Z]].
+    #[arg(long, default_value = "1")]
+    grid: String,
+    /// CTA size in threads: X[,Y[,Z]].
+    #[arg(long, default_value = "1")]
+    block: String,
+    /// Cluster size in CTAs (default: the kernel's .reqnctapercluster, else 1).
+    #[arg(long)]
+    cluster: Option<String>,
+    /// Bytes of dynamic shared memory.
+    #[arg(long, default_value_t = 0)]
+    shared: u64,
+    /// One kernel argument (repeat, in parameter order).
+    #[arg(long = "arg", value_name = "ARG")]
+    args: Vec<String>,
+    /// Write buffers to this directory instead of printing them.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print the outcome as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Thread-instructions the run may take.
+    #[arg(long, default_value_t = 1 << 32)]
+    budget: u64,
+    /// Run even if the checker finds the module illegal.
+    #[arg(long)]
+    no_check: bool,
+}
+
+fn dims(s: &str, what: &str) -> Result<[u32; 3]> {
+    let mut d = [1u32; 3];
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        bail!("--{what}: `{s}` is not X[,Y[,Z]]");
+    }
+    for (k, p) in parts.iter().enumerate() {
+        d[k] = p
+            .trim()
+            .parse()
+            .map_err(|_| anyhow!("--{what}: `{p}` is not a number"))?;
+    }
+    Ok(d)
+}
+
+fn number(s: &str) -> Result<u128> {
+    let s = s.trim();
+    let v = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        u128::from_str_radix(h, 16)
+    } else {
+        s.parse::<u128>()
+    };
+    v.map_err(|_| anyhow!("`{s}` is not a number"))
+}
+
+fn signed(s: &str) -> Result<i128> {
+    match s.trim().strip_prefix('-') {
+        Some(rest) => Ok(-(number(rest)? as i128)),
+        None => Ok(number(s)? as i128),
+    }
+}
+
+fn hex(s: &str) -> Result<Vec<u8>> {
+    let s: String = s
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '_')
+        .collect();
+    if s.len() % 2 != 0 {
+        bail!("hex `{s}` has an odd number of digits");
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).map_err(|_| anyhow!("`{s}` is not hex")))
+        .collect()
+}
+
+/// One `--arg`.
+pub fn parse_arg(text: &str) -> Result<Arg> {
+    let (kind, rest) = text
+        .split_once(':')
+        .ok_or_else(|| anyhow!("--arg `{text}`: expected KIND:VALUE"))?;
+    let scalar = |bytes: usize, v: i128| -> Arg { Arg::Bytes(v.to_le_bytes()[..bytes].to_vec()) };
+    Ok(match kind {
+        "u8" | "b8" => scalar(1, signed(rest)?),
+        "u16" | "b16" | "s16" => scalar(2, signed(rest)?),
+        "u32" | "b32" | "s32" => scalar(4, signed(rest)?),
+        "u64" | "b64" | "s64" => scalar(8, signed(rest)?),
+        "f32" => Arg::Bytes(
+            rest.trim()
+                .parse::<f32>()
+                .map_err(|_| anyhow!("--arg `{text}`: not an f32"))?
+                .to_bits()
+                .to_le_bytes()
+                .to_vec(),
+        ),
+        "f64" => Arg::Bytes(
+            rest.trim()
+                .parse::<f64>()
+                .map_err(|_| anyhow!("--arg `{text}`: not an f64"))?
+                .to_bits()
+                .to_le_bytes()
+                .to_vec(),
+        ),
+        "hex" => Arg::Bytes(hex(rest)?),
+        "buf" => {
+            let (spec, addr) = match rest.rsplit_once('@') {
+                Some((s, a)) => (s, Some(number(a)? as u64)),
+                None => (rest, None),
+            };
+            let bytes = if let Some(h) = spec.strip_prefix("hex:") {
+                hex(h)?
+            } else if let Some(p) = spec.strip_prefix("file:") {
+                std::fs::read(p).with_context(|| format!("cannot read {p}"))?
+            } else if let Some((n, fill)) = spec.split_once('*') {
+                vec![number(fill)? as u8; number(n)? as usize]
+            } else {
+                vec![0; number(spec)? as usize]
+            };
+            Arg::Buffer { addr, bytes }
+        }
+        _ => bail!("--arg `{text}`: unknown kind `{kind}`"),
+    })
+}
+
+fn to_hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn stop_text(k: &StopKind) -> String {
+    match k {
+        StopKind::Undefined(u) => u.to_string(),
+        StopKind::Indeterminate(why) => format!("indeterminate: {why}"),
+        StopKind::Deadlock(why) => format!("deadlock: {why}"),
+        StopKind::Budget => "the step budget ran out".into(),
+    }
+}
+
+pub fn run(args: ExecArgs) -> Result<ExitCode> {
+    let src = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let name = args.file.display().to_string();
+    let module = ptx::parse(&src).map_err(|e| {
+        let (l, c) = line_col(&src, e.at);
+        anyhow!("{name}:{l}:{c}: {}", e.message)
+    })?;
+    if !args.no_check {
+        let diags = check_module(&module, &Options::default());
+        if let Some(d) = diags.first() {
+            let (l, c) = line_col(&src, d.span.start);
+            bail!(
+                "{name}:{l}:{c}: {} ({} finding(s); `conform check` lists them, --no-check runs anyway)",
+                d.message,
+                diags.len()
+            );
+        }
+    }
+    let profile = sim::WindowProfile::SM90;
+    let prog = sim::prepare(&module, &args.kernel, &profile).map_err(|e| {
+        let at = match &e {
+            sim::LoadError::Unsupported { offset, .. } | sim::LoadError::Bad { offset, .. } => {
+                Some(*offset)
+            }
+            _ => None,
+        };
+        match at {
+            Some(o) => {
+                let (l, c) = line_col(&src, o);
+                anyhow!("{name}:{l}:{c}: {e}")
+            }
+            None => anyhow!("{name}: {e}"),
+        }
+    })?;
+    let kernel_args = args
+        .args
+        .iter()
+        .map(|a| parse_arg(a))
+        .collect::<Result<Vec<_>>>()?;
+    let mut launch = Launch::new(
+        dims(&args.grid, "grid")?,
+        dims(&args.block, "block")?,
+        kernel_args,
+    );
+    launch.cluster = args
+        .cluster
+        .as_deref()
+        .map(|c| dims(c, "cluster"))
+        .transpose()?;
+    launch.dynamic_shared = args.shared;
+    launch.step_budget = args.budget;
+    launch.profile = profile;
+    let outcome = sim::run(&prog, &launch).map_err(|e| anyhow!("{e}"))?;
+    let buffer_args: Vec<usize> = launch
+        .args
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| matches!(a, Arg::Buffer { .. }))
+        .map(|(i, _)| i)
+        .collect();
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        for (b, &k) in outcome.buffers.iter().zip(&buffer_args) {
+            let path = dir.join(format!("arg{k}.bin"));
+            std::fs::write(&path, &b.bytes)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            let mask = dir.join(format!("arg{k}.unspecified.bin"));
+            if b.unspecified.iter().any(|&x| x != 0) {
+                let m: Vec<u8> = b
+                    .unspecified
+                    .iter()
+                    .map(|&x| if x != 0 { 0xff } else { 0 })
+                    .collect();
+                std::fs::write(&mask, m)
+                    .with_context(|| format!("cannot write {}", mask.display()))?;
+            } else if mask.exists() {
+                std::fs::remove_file(&mask)
+                    .with_context(|| format!("cannot remove {}", mask.display()))?;
+            }
+        }
+    }
+    print_outcome(&args, &src, &outcome, &buffer_args);
+    let stopped = !outcome.reports.is_empty() || outcome.budget_exhausted;
+    Ok(ExitCode::from(u8::from(stopped)))
+}
+
+fn print_outcome(args: &ExecArgs, src: &str, o: &Outcome, buffer_args: &[usize]) {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let name = args.file.display().to_string();
+    let at = |offset: u32| {
+        let (l, c) = line_col(src, offset);
+        format!("{name}:{l}:{c}")
+    };
+    if args.json {
+        let buffers: Vec<serde_json::Value> = o
+            .buffers
+            .iter()
+            .zip(buffer_args)
+            .map(|(b, &k)| {
+                serde_json::json!({
+                    "arg": k,
+                    "addr": format!("{:#x}", b.addr),
+                    "hex": if args.out.is_some() { serde_json::Value::Null } else { to_hex(&b.bytes).into() },
+                    "unspecified": if b.unspecified.iter().any(|&x| x != 0) { to_hex(&b.unspecified).into() } else { serde_json::Value::Null },
+                })
+            })
+            .collect();
+        let reports: Vec<serde_json::Value> = o
+            .reports
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "ctaid": r.thread.ctaid,
+                    "tid": r.thread.tid,
+                    "at": at(r.offset),
+                    "instruction": r.instruction,
+                    "stop": stop_text(&r.kind),
+                })
+            })
+            .collect();
+        let v = serde_json::json!({
+            "buffers": buffers,
+            "reports": reports,
+            "steps": o.steps,
+            "budget_exhausted": o.budget_exhausted,
+        });
+        let _ = writeln!(out, "{v}");
+        return;
+    }
+    if args.out.is_none() {
+        for (b, &k) in o.buffers.iter().zip(buffer_args) {
+            let _ = writeln!(out, "arg{k} @ {:#x}: {}", b.addr, to_hex(&b.bytes));
+            if b.unspecified.iter().any(|&x| x != 0) {
+                let marks: String = b
+                    .unspecified
+                    .iter()
+                    .map(|&x| if x != 0 { "??" } else { ".." })
+                    .collect();
+                let _ = writeln!(out, "arg{k} unspecified: {marks}");
+            }
+        }
+    }
+    for r in &o.reports {
+        let _ = writeln!(
+            out,
+            "{}: thread ctaid={:?} tid={:?} stopped at `{}`: {}",
+            at(r.offset),
+            r.thread.ctaid,
+            r.thread.tid,
+            r.instruction,
+            stop_text(&r.kind)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{} thread-instructions; {} thread(s) stopped{}",
+        o.steps,
+        o.reports.len(),
+        if o.budget_exhausted {
+            "; the step budget ran out"
+        } else {
+            ""
+        }
+    );
+}

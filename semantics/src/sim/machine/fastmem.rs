@@ -1,0 +1,178 @@
+//! The common case of `ld` and `st`, warp-wide: accesses of elements of
+//! at most 8 bytes that land in one global buffer with no indeterminate
+//! bytes, or in the cluster's shared memory, done without the per-lane
+//! checks' overhead. Anything else (other spaces, indeterminate bytes,
+//! unspecified addresses or values, a rule to check) is left to the lane
+//! path, which gives the same result slowly.
+
+use super::regs::{rd, us, Ctx};
+use super::{lanes, Machine, LANES};
+use crate::sim::alu::{mask, sext};
+use crate::sim::program::{Access, Order, Src};
+use crate::sim::space::Space;
+
+#[inline(always)]
+fn le(b: &[u8]) -> u64 {
+    match b.len() {
+        1 => u64::from(b[0]),
+        2 => u64::from(u16::from_le_bytes([b[0], b[1]])),
+        4 => u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        _ => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+    }
+}
+
+/// Where a lane's access lands, if the fast path can take it.
+enum Fast {
+    Global(usize, usize),
+    Shared(usize, usize),
+}
+
+impl Machine<'_> {
+    /// Does the accesses it can; returns the lanes left for the lane path.
+    pub(super) fn fast_access(&mut self, w: usize, exec: u32, acc: &Access, store: bool) -> u32 {
+        let size = acc.size as usize;
+        let count = acc.regs.len();
+        let total = size * count;
+        if size > 8 || total == 0 || !total.is_power_of_two() || acc.order == Order::Mmio {
+            return exec;
+        }
+        let shared_ok = acc.global_only.is_none()
+            && matches!(
+                acc.space,
+                Space::Generic | Space::SharedCta | Space::SharedCluster
+            );
+        let global_ok = matches!(acc.space, Space::Generic | Space::Global);
+        let cx: Ctx = self.ctx(w);
+        let p = self.profile;
+        let part = 1u64 << p.rank_shift;
+        let Machine {
+            warps,
+            global,
+            ctas,
+            ..
+        } = self;
+        let wp = &mut warps[w];
+        let mut rest = 0u32;
+        for l in lanes(exec) {
+            let bit = 1u32 << l;
+            if us(wp, acc.addr.base, l) != 0 {
+                rest |= bit;
+                continue;
+            }
+            let a = rd(wp, &cx, acc.addr.base, l).wrapping_add(acc.addr.offset as u64);
+            if a % total as u64 != 0 {
+                rest |= bit;
+                continue;
+            }
+            // where it lands
+            let mut at = None;
+            if global_ok {
+                let found = global.find_last(a, total as u64).or_else(|| {
+                    // outside the shared and local windows: a buffer, maybe
+                    let outside = a.wrapping_sub(p.shared_base) >= p.shared_size
+                        && a.wrapping_sub(p.local_base) >= p.local_size;
+                    if outside {
+                        global.find(a, total as u64)
+                    } else {
+                        None
+                    }
+                });
+                if let Some((i, off)) = found {
+                    if global.regions[i].shadow.is_empty() {
+                        at = Some(Fast::Global(i, off));
+                    }
+                }
+            }
+            if at.is_none() && shared_ok {
+                let s = if acc.space == Space::Generic {
+                    a.wrapping_sub(p.shared_base)
+                } else {
+                    a
+                };
+                let in_window = acc.space != Space::Generic || s < p.shared_size;
+                let r = (s >> p.rank_shift) as usize;
+                let off = s & (part - 1);
+                let own = acc.space != Space::SharedCta || r as u32 == cx.rank;
+                if in_window
+                    && own
+                    && r < ctas.len()
+                    && off >= p.shared_reserved
+                    && off + total as u64 <= ctas[r].shared.len() as u64
+                {
+                    at = Some(Fast::Shared(r, off as usize));
+                }
+            }
+            let Some(at) = at else {
+                rest |= bit;
+                continue;
+            };
+            if store {
+                // every value must be fully specified
+                if acc.regs.iter().any(
+                    |r| matches!(r, Some(s) if us(wp, *s, l) != 0 || matches!(s, Src::Reg128(_))),
+                ) {
+                    rest |= bit;
+                    continue;
+                }
+                let (bytes, mut shadow): (&mut [u8], Option<&mut [u8]>) = match at {
+                    Fast::Global(i, off) => (&mut global.regions[i].bytes[off..off + total], None),
+                    Fast::Shared(r, off) => {
+                        let c = &mut ctas[r];
+                        (
+                            &mut c.shared[off..off + total],
+                            Some(&mut c.shadow[off..off + total]),
+                        )
+                    }
+                };
+                for (k, r) in acc.regs.iter().enumerate() {
+                    if let Some(src) = r {
+                        let v = rd(wp, &cx, *src, l);
+                        bytes[k * size..(k + 1) * size].copy_from_slice(&v.to_le_bytes()[..size]);
+                        if let Some(sh) = shadow.as_deref_mut() {
+                            sh[k * size..(k + 1) * size].fill(0);
+                        }
+                    }
+                }
+            } else {
+                let (bytes, shadow): (&[u8], &[u8]) = match at {
+                    Fast::Global(i, off) => (&global.regions[i].bytes[off..off + total], &[]),
+                    Fast::Shared(r, off) => {
+                        let c = &ctas[r];
+                        (&c.shared[off..off + total], &c.shadow[off..off + total])
+                    }
+                };
+                let bits = 8 * size as u32;
+                for (k, r) in acc.regs.iter().enumerate() {
+                    let Some(Src::Reg(d)) = r else { continue };
+                    let mut v = le(&bytes[k * size..(k + 1) * size]);
+                    let mut sh = 0u64;
+                    if !shadow.is_empty() {
+                        for (b, &x) in shadow[k * size..(k + 1) * size].iter().enumerate() {
+                            if x != 0 {
+                                sh |= 0xff << (8 * b);
+                            }
+                        }
+                    }
+                    let reg_bits = u32::from(acc.reg_bits[k]);
+                    // "The value loaded is sign-extended to the destination
+                    // register width for signed integers, and is
+                    // zero-extended ... for unsigned and bit-size types."
+                    if acc.signed && reg_bits > bits {
+                        v = sext(v, bits) as u64 & mask(reg_bits);
+                        if (sh >> (bits - 1)) & 1 != 0 {
+                            sh |= mask(reg_bits) & !mask(bits);
+                        }
+                    }
+                    let m = mask(reg_bits.max(bits));
+                    let i = *d as usize * LANES + l;
+                    wp.regs[i] = v & m;
+                    if sh != 0 || wp.shadow.is_some() {
+                        let n = wp.regs.len();
+                        wp.shadow.get_or_insert_with(|| vec![0; n])[i] = sh & m;
+                    }
+                }
+            }
+        }
+        rest
+    }
+}

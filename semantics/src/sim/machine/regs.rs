@@ -1,0 +1,364 @@
+//! Register-only instructions over a warp's lanes, with the warp borrowed
+//! once: reading sources (registers, immediates, special registers),
+//! writing destinations with their unspecified bits.
+
+use super::{lanes, Shape, Warp, LANES};
+use crate::sim::alu::{self, mask};
+use crate::sim::pack;
+use crate::sim::prmt;
+use crate::sim::program::{BinOp, BoolOp, Op, Reg, Src, Sreg};
+
+/// What a warp's lanes read besides registers: their place in the grid.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ctx {
+    pub rank: u32,
+    pub rank_shift: u32,
+    pub ctaid: [u32; 3],
+    pub cluster_ctaid: [u32; 3],
+    pub first: u32,
+    pub shape: Shape,
+}
+
+#[inline(always)]
+pub(crate) fn rd(wp: &Warp, cx: &Ctx, s: Src, l: usize) -> u64 {
+    match s {
+        Src::Reg(r) | Src::Reg128(r) => wp.regs[r as usize * LANES + l],
+        Src::Imm(v) => v,
+        Src::SharedAddr(off) => (u64::from(cx.rank) << cx.rank_shift) | off,
+        Src::Sreg(sr) => sreg(cx, sr, l),
+        Src::Unspecified => 0,
+    }
+}
+
+#[inline(always)]
+pub(crate) fn rd_hi(wp: &Warp, s: Src, l: usize) -> u64 {
+    match s {
+        Src::Reg128(r) => wp.regs[(r as usize + 1) * LANES + l],
+        _ => 0,
+    }
+}
+
+/// The unspecified bits of a source.
+#[inline(always)]
+pub(crate) fn us(wp: &Warp, s: Src, l: usize) -> u64 {
+    match s {
+        Src::Reg(r) | Src::Reg128(r) => wp
+            .shadow
+            .as_ref()
+            .map_or(0, |sh| sh[r as usize * LANES + l]),
+        Src::Unspecified => u64::MAX,
+        Src::Sreg(
+            Sreg::Volatile
+            | Sreg::Smid
+            | Sreg::Nsmid
+            | Sreg::Gridid
+            | Sreg::Warpid
+            | Sreg::Nwarpid
+            | Sreg::TotalSmemSize,
+        ) => u64::MAX,
+        _ => 0,
+    }
+}
+
+#[inline(always)]
+pub(crate) fn us_hi(wp: &Warp, s: Src, l: usize) -> u64 {
+    match s {
+        Src::Reg128(r) => wp
+            .shadow
+            .as_ref()
+            .map_or(0, |sh| sh[(r as usize + 1) * LANES + l]),
+        _ => 0,
+    }
+}
+
+#[inline(always)]
+pub(crate) fn wr(wp: &mut Warp, d: Reg, l: usize, v: u64, sh: u64) {
+    let i = d as usize * LANES + l;
+    wp.regs[i] = v;
+    if sh != 0 || wp.shadow.is_some() {
+        let n = wp.regs.len();
+        wp.shadow.get_or_insert_with(|| vec![0; n])[i] = sh;
+    }
+}
+
+#[inline(always)]
+fn wr128(wp: &mut Warp, d: Reg, l: usize, v: u128, sh: u128) {
+    wr(wp, d, l, v as u64, sh as u64);
+    wr(wp, d + 1, l, (v >> 64) as u64, (sh >> 64) as u64);
+}
+
+pub(crate) fn sreg(cx: &Ctx, sr: Sreg, lane: usize) -> u64 {
+    let s = &cx.shape;
+    let t = cx.first + lane as u32;
+    let b = s.block;
+    let l = lane as u32;
+    let v: u32 = match sr {
+        Sreg::Tid(0) => t % b[0],
+        Sreg::Tid(1) => (t / b[0]) % b[1],
+        Sreg::Tid(_) => t / (b[0] * b[1]),
+        Sreg::Ntid(a) => b[a as usize],
+        Sreg::Laneid => l,
+        Sreg::Ctaid(a) => cx.ctaid[a as usize],
+        Sreg::Nctaid(a) => s.grid[a as usize],
+        Sreg::LanemaskEq => 1 << l,
+        Sreg::LanemaskLe => ((2u64 << l) - 1) as u32,
+        Sreg::LanemaskLt => (1u32 << l).wrapping_sub(1),
+        Sreg::LanemaskGe => !((1u32 << l).wrapping_sub(1)),
+        Sreg::LanemaskGt => !(((2u64 << l) - 1) as u32),
+        Sreg::ClusterCtarank => cx.rank,
+        Sreg::ClusterNctarank => s.cluster_size,
+        Sreg::ClusterCtaid(a) => cx.cluster_ctaid[a as usize],
+        Sreg::ClusterNctaid(a) => s.cluster[a as usize],
+        Sreg::Clusterid(a) => s.clusterid[a as usize],
+        Sreg::Nclusterid(a) => s.grid[a as usize] / s.cluster[a as usize],
+        Sreg::IsExplicitCluster => u32::from(s.explicit_cluster),
+        Sreg::DynamicSmemSize => s.dynamic_shared as u32,
+        Sreg::Warpid => t / LANES as u32,
+        Sreg::Nwarpid
+        | Sreg::Smid
+        | Sreg::Nsmid
+        | Sreg::Gridid
+        | Sreg::TotalSmemSize
+        | Sreg::Volatile => 0,
+    };
+    u64::from(v)
+}
+
+/// Runs a register-only instruction for the lanes of `exec`; `false` when
+/// `op` is not one.
+pub(crate) fn register_op(wp: &mut Warp, cx: &Ctx, op: &Op, exec: u32) -> bool {
+    match *op {
+        Op::Mov { d, a, bits } => {
+            let m = mask(u32::from(bits));
+            for l in lanes(exec) {
+                let (v, sh) = (rd(wp, cx, a, l), us(wp, a, l));
+                let (v, sh) = if bits == 1 {
+                    (u64::from(v & 1 != 0), sh & 1)
+                } else {
+                    (v & m, sh & m)
+                };
+                wr(wp, d, l, v, sh);
+            }
+        }
+        Op::Mov128 { d, a } => {
+            for l in lanes(exec) {
+                let v = u128::from(rd(wp, cx, a, l)) | (u128::from(rd_hi(wp, a, l)) << 64);
+                let sh = u128::from(us(wp, a, l)) | (u128::from(us_hi(wp, a, l)) << 64);
+                wr128(wp, d, l, v, sh);
+            }
+        }
+        Op::Pack {
+            d,
+            width,
+            ref elems,
+        } => {
+            let n = elems.len().min(4);
+            for l in lanes(exec) {
+                let mut vals = [0u128; 4];
+                let mut shs = [0u128; 4];
+                for (k, e) in elems.iter().enumerate().take(4) {
+                    vals[k] = u128::from(rd(wp, cx, *e, l));
+                    shs[k] = u128::from(us(wp, *e, l));
+                }
+                let v = pack::mov_pack(width, &vals[..n]).unwrap_or(0);
+                let sh = pack::mov_pack(width, &shs[..n]).unwrap_or(u128::MAX);
+                if width > 64 {
+                    wr128(wp, d, l, v, sh);
+                } else {
+                    wr(wp, d, l, v as u64, sh as u64);
+                }
+            }
+        }
+        Op::Unpack { ref d, width, a } => {
+            let n = d.len();
+            for l in lanes(exec) {
+                let v = u128::from(rd(wp, cx, a, l)) | (u128::from(rd_hi(wp, a, l)) << 64);
+                let sh = u128::from(us(wp, a, l)) | (u128::from(us_hi(wp, a, l)) << 64);
+                let parts = pack::mov_unpack(width, n, v).unwrap_or([0; 4]);
+                let shs = pack::mov_unpack(width, n, sh).unwrap_or([u128::MAX; 4]);
+                for (k, r) in d.iter().enumerate() {
+                    if let Some(r) = r {
+                        wr(wp, *r, l, parts[k] as u64, shs[k] as u64);
+                    }
+                }
+            }
+        }
+        Op::Bin { op, ty, d, a, b } => {
+            let bits = u32::from(ty.bits) * if op == BinOp::MulWide { 2 } else { 1 };
+            let m = mask(bits);
+            for l in lanes(exec) {
+                let (x, y) = (rd(wp, cx, a, l), rd(wp, cx, b, l));
+                let sh = if us(wp, a, l) | us(wp, b, l) != 0 {
+                    m
+                } else {
+                    0
+                };
+                match alu::binary(op, ty, x, y) {
+                    Some(v) => wr(wp, d, l, v, sh),
+                    // "Division by zero yields an unspecified,
+                    // machine-specific value" (9.7.1.7)
+                    None => wr(wp, d, l, 0, m),
+                }
+            }
+        }
+        Op::Un { op, ty, d, a } => {
+            let m = mask(u32::from(ty.bits));
+            for l in lanes(exec) {
+                let sh = if us(wp, a, l) != 0 { m } else { 0 };
+                let v = alu::unary(op, ty, rd(wp, cx, a, l));
+                wr(wp, d, l, v, sh);
+            }
+        }
+        Op::Mad { op, ty, d, a, b, c } => {
+            let bits = u32::from(ty.bits) * if op == BinOp::MulWide { 2 } else { 1 };
+            let m = mask(bits);
+            for l in lanes(exec) {
+                let p = alu::binary(op, ty, rd(wp, cx, a, l), rd(wp, cx, b, l)).unwrap_or(0);
+                let v = p.wrapping_add(rd(wp, cx, c, l)) & m;
+                let sh = if us(wp, a, l) | us(wp, b, l) | us(wp, c, l) != 0 {
+                    m
+                } else {
+                    0
+                };
+                wr(wp, d, l, v, sh);
+            }
+        }
+        Op::Setp {
+            cmp,
+            ty,
+            unsigned,
+            p,
+            q,
+            a,
+            b,
+            combine,
+        } => {
+            for l in lanes(exec) {
+                let t = alu::compare(cmp, ty, unsigned, rd(wp, cx, a, l), rd(wp, cx, b, l));
+                let (c, sc) = match combine {
+                    Some((_, c, neg)) => ((rd(wp, cx, c, l) & 1 != 0) != neg, us(wp, c, l) & 1),
+                    None => (false, 0),
+                };
+                let f = |x: bool| match combine {
+                    Some((BoolOp::And, ..)) => x && c,
+                    Some((BoolOp::Or, ..)) => x || c,
+                    Some((BoolOp::Xor, ..)) => x ^ c,
+                    None => x,
+                };
+                let sh = u64::from(us(wp, a, l) | us(wp, b, l) != 0 || sc != 0);
+                if let Some(p) = p {
+                    wr(wp, p, l, u64::from(f(t)), sh);
+                }
+                if let Some(q) = q {
+                    wr(wp, q, l, u64::from(f(!t)), sh);
+                }
+            }
+        }
+        Op::Selp { d, a, b, c, bits } => {
+            let m = mask(u32::from(bits));
+            for l in lanes(exec) {
+                let pick = if rd(wp, cx, c, l) & 1 != 0 { a } else { b };
+                let sh = if us(wp, c, l) & 1 != 0 {
+                    m
+                } else {
+                    us(wp, pick, l) & m
+                };
+                let v = rd(wp, cx, pick, l) & m;
+                wr(wp, d, l, v, sh);
+            }
+        }
+        Op::Slct {
+            d,
+            a,
+            b,
+            c,
+            bits,
+            float_c,
+        } => {
+            let m = mask(u32::from(bits));
+            for l in lanes(exec) {
+                let cv = rd(wp, cx, c, l);
+                let ge = if float_c {
+                    f32::from_bits(cv as u32) >= 0.0
+                } else {
+                    cv as u32 as i32 >= 0
+                };
+                let pick = if ge { a } else { b };
+                let sh = if us(wp, c, l) != 0 {
+                    m
+                } else {
+                    us(wp, pick, l) & m
+                };
+                let v = rd(wp, cx, pick, l) & m;
+                wr(wp, d, l, v, sh);
+            }
+        }
+        Op::Pred { op, d, a, b } => {
+            for l in lanes(exec) {
+                let (x, y) = (rd(wp, cx, a, l) & 1, rd(wp, cx, b, l) & 1);
+                let v = match op {
+                    BoolOp::And => x & y,
+                    BoolOp::Or => x | y,
+                    BoolOp::Xor => x ^ y,
+                };
+                let sh = (us(wp, a, l) | us(wp, b, l)) & 1;
+                wr(wp, d, l, v, sh);
+            }
+        }
+        Op::PredNot { d, a } => {
+            for l in lanes(exec) {
+                let (x, sh) = (rd(wp, cx, a, l), us(wp, a, l));
+                wr(wp, d, l, !x & 1, sh & 1);
+            }
+        }
+        Op::Cvt {
+            d,
+            a,
+            from,
+            to,
+            sat,
+            reg_bits,
+        } => {
+            let bits = u32::from(reg_bits).max(u32::from(to.bits));
+            for l in lanes(exec) {
+                let sh = if us(wp, a, l) & mask(u32::from(from.bits)) != 0 {
+                    mask(bits)
+                } else {
+                    0
+                };
+                let v = alu::cvt_int(from, to, sat, rd(wp, cx, a, l), u32::from(reg_bits));
+                wr(wp, d, l, v, sh);
+            }
+        }
+        Op::Bfe { d, a, pos, len, ty } => {
+            let m = mask(u32::from(ty.bits));
+            for l in lanes(exec) {
+                let sh = if us(wp, a, l) | us(wp, pos, l) | us(wp, len, l) != 0 {
+                    m
+                } else {
+                    0
+                };
+                let v = alu::bfe(ty, rd(wp, cx, a, l), rd(wp, cx, pos, l), rd(wp, cx, len, l));
+                wr(wp, d, l, v, sh);
+            }
+        }
+        Op::Prmt { d, a, b, c, mode } => {
+            for l in lanes(exec) {
+                let v = prmt::prmt(
+                    mode,
+                    rd(wp, cx, a, l) as u32,
+                    rd(wp, cx, b, l) as u32,
+                    rd(wp, cx, c, l) as u32,
+                );
+                let sh = if us(wp, a, l) | us(wp, b, l) | us(wp, c, l) != 0 {
+                    0xffff_ffff
+                } else {
+                    0
+                };
+                wr(wp, d, l, u64::from(v), sh);
+            }
+        }
+        _ => return false,
+    }
+    true
+}
