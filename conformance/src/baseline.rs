@@ -157,6 +157,47 @@ pub fn case_ptx(repo: &Path, case: &Case) -> Result<String, String> {
     std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// The windows' bases move from launch to launch on the GPU (only their
+/// sizes and strides are properties of the GPU), and the buffers of a
+/// recorded case may lie where the profile's bases put a window. The
+/// kernels' outputs do not depend on the bases, so the comparison moves
+/// the windows, 64 GiB at a time (every alignment kept), until no buffer
+/// of the case overlaps one.
+pub fn profile_for(rec: &Record, base: WindowProfile) -> WindowProfile {
+    let buffers: Vec<(u64, u64)> = rec
+        .args
+        .iter()
+        .filter_map(|a| match a {
+            RecordArg::Buffer { addr, input, out, .. } => {
+                let len = input.as_ref().or(out.as_ref()).map_or(0, |h| h.len() as u64 / 2);
+                Some((*addr, addr.saturating_add(len.max(1 << 20))))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut p = base;
+    for _ in 0..64 {
+        let windows = [
+            (p.shared_base, p.shared_base + p.shared_size),
+            (p.local_base, p.local_base + p.local_size),
+            (p.const_base, p.const_base + (1 << 16)),
+            (p.param_base, p.param_base + (1 << 12)),
+        ];
+        let clash = buffers
+            .iter()
+            .any(|&(a, b)| windows.iter().any(|&(x, y)| a < y && x < b));
+        if !clash {
+            break;
+        }
+        let step = 64u64 << 30;
+        p.shared_base -= step;
+        p.local_base -= step;
+        p.const_base -= step;
+        p.param_base -= step;
+    }
+    p
+}
+
 /// Runs a case on the simulator with the inputs (and buffer addresses) the
 /// GPU had.
 pub fn simulate(
@@ -207,7 +248,7 @@ pub fn compare(
     rec: &Record,
     profile: WindowProfile,
 ) -> Result<Comparison, String> {
-    let out = simulate(repo, case, rec, profile)?;
+    let out = simulate(repo, case, rec, profile_for(rec, profile))?;
     let mut cmp = Comparison {
         name: case.name.clone(),
         family: case.family.clone(),

@@ -49,24 +49,26 @@ pub struct WindowProfile {
 
 impl WindowProfile {
     /// Measured on an NVIDIA H200 (sm_90, driver 580.159.04, CUDA 13.0) by
-    /// `corpus/simulator/cuda/window_probe.cu` (binary search with
-    /// `isspacep` from an address inside each window, in a cluster of four
-    /// CTAs) and by the `addr_probe` baseline case (`isspacep` of every
-    /// space at each window's edges): see `corpus/simulator/README.md`.
-    /// The windows' bases move from launch to launch (the shared window
-    /// is 4 GiB aligned, the local window 16 MiB aligned); their sizes,
-    /// strides and offsets do not. The bases here are one launch's.
+    /// `corpus/simulator/cuda/window_probe.cu`: binary search with
+    /// `isspacep` from an address known to be inside each window, in a
+    /// cluster of four CTAs; the results are
+    /// `corpus/simulator/h200-window-probe.json`, and the `addr_probe`
+    /// baseline case checks `isspacep` of every space at each window's
+    /// edges (see `corpus/simulator/README.md`). The windows' bases move
+    /// from launch to launch (the shared window is 4 GiB aligned, the local
+    /// window 16 MiB aligned); their sizes, strides and offsets do not.
+    /// The bases here are those of the probe's launch.
     pub const SM90: WindowProfile = WindowProfile {
         name: "sm_90 (H200, driver 580.159.04)",
         measured: "corpus/simulator/cuda/window_probe.cu and the addr_probe case, 2026-11-22",
-        shared_base: 0x7f03_0000_0000,
+        shared_base: 0x7fe0_0000_0000,
         shared_size: 1 << 32,
         rank_shift: 24,
         shared_reserved: 0x400,
-        local_base: 0x7f02_9900_0000,
+        local_base: 0x7fdf_dd00_0000,
         local_size: 1 << 24,
-        const_base: 0x7f02_8c80_0000,
-        param_base: 0x7f02_8e28_0210,
+        const_base: 0x7fdf_d280_0000,
+        param_base: 0x7fdf_da28_0210,
         param_slack: 1,
         global_heap: 0x7f00_0000_0000,
     };
@@ -107,11 +109,17 @@ pub struct Place {
 /// every shared memory address that is accessible to the threads in the
 /// cluster"), and "`isspacep.global` returns `1` for Kernel Function
 /// Parameters as `.param` window is contained within the `.global`
-/// window": the global window is everything outside the shared and local
-/// windows.
+/// window": the global window is everything outside the shared, local and
+/// const windows. (The spec does not say whether the const window is in
+/// the global window; on the H200 `isspacep.global` is 0 there, and 1 just
+/// outside it: see the `addr_probe` baseline case.)
 pub fn isspacep(profile: &WindowProfile, space: Space, g: u64, at: &Place) -> bool {
     match space {
-        Space::Global => !profile.in_shared_window(g) && !profile.in_local_window(g),
+        Space::Global => {
+            !profile.in_shared_window(g)
+                && !profile.in_local_window(g)
+                && g.wrapping_sub(profile.const_base) >= at.const_bytes
+        }
         Space::SharedCta => {
             let (lo, hi) = profile.cta_part(at.rank);
             let s = g.wrapping_sub(profile.shared_base);

@@ -521,6 +521,10 @@ impl Machine<'_> {
                 }
                 let c = a.wrapping_sub(p.const_base);
                 if c < self.prog.consts.len() as u64 {
+                    // the const window is not in the global window
+                    if space == Space::Global {
+                        return Err(OUTSIDE);
+                    }
                     return if c + n <= self.prog.consts.len() as u64 {
                         Ok(Loc::Const(c as usize))
                     } else {
