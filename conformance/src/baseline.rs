@@ -168,8 +168,13 @@ pub fn profile_for(rec: &Record, base: WindowProfile) -> WindowProfile {
         .args
         .iter()
         .filter_map(|a| match a {
-            RecordArg::Buffer { addr, input, out, .. } => {
-                let len = input.as_ref().or(out.as_ref()).map_or(0, |h| h.len() as u64 / 2);
+            RecordArg::Buffer {
+                addr, input, out, ..
+            } => {
+                let len = input
+                    .as_ref()
+                    .or(out.as_ref())
+                    .map_or(0, |h| h.len() as u64 / 2);
                 Some((*addr, addr.saturating_add(len.max(1 << 20))))
             }
             _ => None,

@@ -66,6 +66,14 @@ LOOP:
 }
 "#;
 
+/// This thread's time on a CPU, in seconds (Linux: /proc/thread-self/schedstat),
+/// so that a busy machine's other tenants do not count against the rate.
+fn cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e9)
+}
+
 fn main() {
     let module = parse(KERNEL).expect("the kernel parses");
     let prog = sim::prepare(&module, "convert", &WindowProfile::SM90).expect("the kernel loads");
@@ -94,16 +102,22 @@ fn main() {
         ],
     );
     let mut rates = Vec::new();
+    let mut cpu_rates = Vec::new();
     let mut steps = 0;
     for _ in 0..if quick { 1 } else { 7 } {
         let t = Instant::now();
+        let c = cpu_seconds();
         let out = sim::run(&prog, &launch).expect("the launch runs");
         let s = t.elapsed().as_secs_f64();
+        if let (Some(c0), Some(c1)) = (c, cpu_seconds()) {
+            cpu_rates.push(out.steps as f64 / (c1 - c0));
+        }
         assert!(out.reports.is_empty(), "{:?}", &out.reports[..1]);
         steps = out.steps;
         rates.push(out.steps as f64 / s);
     }
     rates.sort_by(|a, b| a.total_cmp(b));
+    cpu_rates.sort_by(|a, b| a.total_cmp(b));
     println!(
         "{} thread-instructions per run ({} CTAs x {} threads x {} iterations); median {:.1} M/s (min {:.1}, max {:.1}) over {} runs",
         steps,
@@ -115,4 +129,12 @@ fn main() {
         rates[rates.len() - 1] / 1e6,
         rates.len()
     );
+    if !cpu_rates.is_empty() {
+        println!(
+            "per second of CPU time: median {:.1} M/s (min {:.1}, max {:.1})",
+            cpu_rates[cpu_rates.len() / 2] / 1e6,
+            cpu_rates[0] / 1e6,
+            cpu_rates[cpu_rates.len() - 1] / 1e6
+        );
+    }
 }

@@ -34,20 +34,25 @@ fn as_i128(x: u64, ty: IntTy) -> i128 {
 /// A binary operation; `None` where the result is unspecified ("Division
 /// by zero yields an unspecified, machine-specific value", PTX ISA 9.7.1.7).
 /// `MulWide` gives a result of twice the width.
-#[inline]
+#[inline(always)]
 pub(crate) fn binary(op: BinOp, ty: IntTy, a: u64, b: u64) -> Option<u64> {
+    let m = mask(u32::from(ty.bits));
+    match op {
+        BinOp::Add => Some(a.wrapping_add(b) & m),
+        BinOp::Sub => Some(a.wrapping_sub(b) & m),
+        BinOp::MulLo => Some(a.wrapping_mul(b) & m),
+        BinOp::And => Some(a & b & m),
+        BinOp::Or => Some((a | b) & m),
+        BinOp::Xor => Some((a ^ b) & m),
+        _ => binary_wide(op, ty, a, b),
+    }
+}
+
+/// The operations of [`binary`] that need the operands widened.
+#[inline(never)]
+fn binary_wide(op: BinOp, ty: IntTy, a: u64, b: u64) -> Option<u64> {
     let bits = u32::from(ty.bits);
     let m = mask(bits);
-    // the operations that need no widening first
-    match op {
-        BinOp::Add => return Some(a.wrapping_add(b) & m),
-        BinOp::Sub => return Some(a.wrapping_sub(b) & m),
-        BinOp::MulLo => return Some(a.wrapping_mul(b) & m),
-        BinOp::And => return Some(a & b & m),
-        BinOp::Or => return Some((a | b) & m),
-        BinOp::Xor => return Some((a ^ b) & m),
-        _ => {}
-    }
     let (x, y) = (as_i128(a, ty), as_i128(b, ty));
     Some(match op {
         BinOp::Add => a.wrapping_add(b) & m,
@@ -160,6 +165,7 @@ pub(crate) fn compare(cmp: Cmp, ty: IntTy, unsigned: bool, a: u64, b: u64) -> bo
 /// with `.sat` clamp to the destination's range", otherwise truncate or
 /// extend by the source's signedness; the result is extended to the
 /// destination register's width by the destination type's signedness.
+#[inline]
 pub(crate) fn cvt_int(from: IntTy, to: IntTy, sat: bool, a: u64, reg_bits: u32) -> u64 {
     let v = as_i128(a, from);
     let tb = u32::from(to.bits);

@@ -56,6 +56,9 @@ pub struct ShflOut {
     /// The optional predicate destination `p` ("set to True if the
     /// computed source lane is in range").
     pub p: bool,
+    /// The lane `d` comes from (`j` of the Semantics block, after "if
+    /// (!pval) j = lane").
+    pub source: u32,
     /// Why `d` is unspecified, when it is.
     pub why: Option<Undefined>,
 }
@@ -175,6 +178,7 @@ pub fn shfl_sync(
         out[i] = Some(Ok(ShflOut {
             d: d.0,
             p,
+            source: j,
             why: d.1,
         }));
     }
@@ -196,7 +200,12 @@ pub fn shfl(mode: ShflMode, lanes: &[ShflLane; 32]) -> [Option<ShflOut>; 32] {
             ShflLane::Executes { a, .. } => (Partial::known(a), None),
             _ => (Partial::unknown(), Some(SOURCE_INACTIVE)),
         };
-        out[i] = Some(ShflOut { d, p, why });
+        out[i] = Some(ShflOut {
+            d,
+            p,
+            source: j,
+            why,
+        });
     }
     out
 }

@@ -559,7 +559,7 @@ impl Machine<'_> {
     fn locate(&mut self, w: usize, l: usize, acc: &Access) -> Result<Loc, Stop> {
         let a = self.address(w, l, acc.addr)?;
         let n = u64::from(acc.size) * acc.regs.len() as u64;
-        if n == 0 || a % n.next_power_of_two() != 0 {
+        if n == 0 || a & (n.next_power_of_two() - 1) != 0 {
             return Err(Stop::Undefined(MISALIGNED));
         }
         let loc = self
@@ -969,8 +969,6 @@ impl Machine<'_> {
                 ShflLane::Inactive
             };
         }
-        // the source values' own unspecified bits
-        let src_unspec: Vec<u64> = (0..LANES).map(|l| self.val(w, a, l).1).collect();
         let results: [Option<Result<crate::sim::shfl::ShflOut, Undefined>>; 32] = if mask.is_some()
         {
             shfl_sync(mode, &warp)
@@ -980,19 +978,9 @@ impl Machine<'_> {
         for l in lanes(exec) {
             match results[l] {
                 Some(Ok(out)) => {
-                    let (j, _) = crate::sim::shfl::source_lane(
-                        mode,
-                        l as u32,
-                        match warp[l] {
-                            ShflLane::Executes { b, .. } => b,
-                            _ => 0,
-                        },
-                        match warp[l] {
-                            ShflLane::Executes { c, .. } => c,
-                            _ => 0,
-                        },
-                    );
-                    let sh = u64::from(out.d.unspecified) | (src_unspec[j as usize] & 0xffff_ffff);
+                    // the source value's own unspecified bits travel with it
+                    let sh = u64::from(out.d.unspecified)
+                        | (self.val(w, a, out.source as usize).1 & 0xffff_ffff);
                     self.set(w, d, l, u64::from(out.d.bits), sh);
                     if let Some(p) = p {
                         self.set(w, p, l, u64::from(out.p), 0);

@@ -53,14 +53,24 @@ impl Machine<'_> {
         } = self;
         let wp = &mut warps[w];
         let mut rest = 0u32;
+        let base_slot = match acc.addr.base {
+            Src::Reg(r) if wp.shadow.is_none() => Some(r as usize * LANES),
+            _ => None,
+        };
         for l in lanes(exec) {
             let bit = 1u32 << l;
-            if us(wp, acc.addr.base, l) != 0 {
-                rest |= bit;
-                continue;
-            }
-            let a = rd(wp, &cx, acc.addr.base, l).wrapping_add(acc.addr.offset as u64);
-            if a % total as u64 != 0 {
+            let base = match base_slot {
+                Some(i) => wp.regs[i + l],
+                None => {
+                    if us(wp, acc.addr.base, l) != 0 {
+                        rest |= bit;
+                        continue;
+                    }
+                    rd(wp, &cx, acc.addr.base, l)
+                }
+            };
+            let a = base.wrapping_add(acc.addr.offset as u64);
+            if a & (total as u64 - 1) != 0 {
                 rest |= bit;
                 continue;
             }

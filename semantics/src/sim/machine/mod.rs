@@ -161,13 +161,13 @@ pub fn run(prog: &Program, launch: &Launch) -> Result<Outcome, LaunchError> {
         if let Some(r) = m
             .global
             .regions
-            .iter()
+            .iter_mut()
             .find(|r| r.base == addr && r.arg.is_some())
         {
             buffers.push(BufferOut {
                 addr,
-                bytes: r.bytes.clone(),
-                unspecified: r.shadow.clone(),
+                bytes: std::mem::take(&mut r.bytes),
+                unspecified: std::mem::take(&mut r.shadow),
             });
         }
     }
@@ -288,7 +288,8 @@ impl Machine<'_> {
         let shared_len = (self.prog.shared_end + s.dynamic_shared) as usize;
         let per_cta = s.threads.div_ceil(LANES as u32);
         self.ctas.clear();
-        self.warps.clear();
+        // keep the register files' memory for the next cluster's warps
+        let mut spare: Vec<Vec<u64>> = self.warps.drain(..).map(|w| w.regs).collect();
         for rank in 0..s.cluster_size {
             let c = [
                 rank % s.cluster[0],
@@ -328,7 +329,14 @@ impl Machine<'_> {
                     first,
                     pc: [0; LANES],
                     lane,
-                    regs: vec![0; self.prog.slots as usize * LANES],
+                    regs: match spare.pop() {
+                        Some(mut r) => {
+                            r.clear();
+                            r.resize(self.prog.slots as usize * LANES, 0);
+                            r
+                        }
+                        None => vec![0; self.prog.slots as usize * LANES],
+                    },
                     shadow: None,
                     arrive: [0; LANES],
                     waited: [0; LANES],

@@ -124,6 +124,44 @@ pub(crate) fn sreg(cx: &Ctx, sr: Sreg, lane: usize) -> u64 {
     u64::from(v)
 }
 
+/// A register or an immediate (no special register, no address).
+#[inline(always)]
+fn plain(s: Src) -> bool {
+    matches!(s, Src::Reg(_) | Src::Imm(_))
+}
+
+/// A register operand's first index in the register file, or `usize::MAX`
+/// for an immediate.
+#[inline(always)]
+fn slot(s: Src) -> usize {
+    match s {
+        Src::Reg(r) => r as usize * LANES,
+        _ => usize::MAX,
+    }
+}
+
+#[inline(always)]
+fn imm(s: Src) -> u64 {
+    match s {
+        Src::Imm(v) => v,
+        _ => 0,
+    }
+}
+
+/// Runs `f` for each lane of `exec` (a plain loop for a whole warp).
+#[inline(always)]
+fn for_lanes(exec: u32, mut f: impl FnMut(usize)) {
+    if exec == u32::MAX {
+        for l in 0..LANES {
+            f(l);
+        }
+    } else {
+        for l in lanes(exec) {
+            f(l);
+        }
+    }
+}
+
 /// Runs a register-only instruction for the lanes of `exec`; `false` when
 /// `op` is not one.
 pub(crate) fn register_op(wp: &mut Warp, cx: &Ctx, op: &Op, exec: u32) -> bool {
@@ -182,6 +220,144 @@ pub(crate) fn register_op(wp: &mut Warp, cx: &Ctx, op: &Op, exec: u32) -> bool {
                     }
                 }
             }
+        }
+        // the common case: register or immediate operands, every bit
+        // specified, a whole warp
+        Op::Bin { op, ty, d, a, b } if wp.shadow.is_none() && plain(a) && plain(b) => {
+            let (ia, ib, id) = (slot(a), slot(b), d as usize * LANES);
+            let (va, vb) = (imm(a), imm(b));
+            let m = mask(u32::from(ty.bits));
+            // the operation chosen once, the lanes in a tight loop
+            macro_rules! each {
+                ($f:expr) => {{
+                    let f = $f;
+                    for_lanes(exec, |l| {
+                        let x = if ia == usize::MAX {
+                            va
+                        } else {
+                            wp.regs[ia + l]
+                        };
+                        let y = if ib == usize::MAX {
+                            vb
+                        } else {
+                            wp.regs[ib + l]
+                        };
+                        wp.regs[id + l] = f(x, y) & m;
+                    });
+                }};
+            }
+            match op {
+                BinOp::Add => each!(|x: u64, y: u64| x.wrapping_add(y)),
+                BinOp::Sub => each!(|x: u64, y: u64| x.wrapping_sub(y)),
+                BinOp::MulLo => each!(|x: u64, y: u64| x.wrapping_mul(y)),
+                BinOp::And => each!(|x: u64, y: u64| x & y),
+                BinOp::Or => each!(|x: u64, y: u64| x | y),
+                BinOp::Xor => each!(|x: u64, y: u64| x ^ y),
+                _ => {
+                    let mut unspecified = 0u32;
+                    for_lanes(exec, |l| {
+                        let x = if ia == usize::MAX {
+                            va
+                        } else {
+                            wp.regs[ia + l]
+                        };
+                        let y = if ib == usize::MAX {
+                            vb
+                        } else {
+                            wp.regs[ib + l]
+                        };
+                        match alu::binary(op, ty, x, y) {
+                            Some(v) => wp.regs[id + l] = v,
+                            None => unspecified |= 1 << l,
+                        }
+                    });
+                    // "Division by zero yields an unspecified,
+                    // machine-specific value" (9.7.1.7)
+                    let bits = u32::from(ty.bits) * if op == BinOp::MulWide { 2 } else { 1 };
+                    for l in lanes(unspecified) {
+                        wr(wp, d, l, 0, mask(bits));
+                    }
+                }
+            }
+        }
+        Op::Cvt {
+            d,
+            a,
+            from,
+            to,
+            sat,
+            reg_bits,
+        } if wp.shadow.is_none() && plain(a) => {
+            let (ia, id, va) = (slot(a), d as usize * LANES, imm(a));
+            for_lanes(exec, |l| {
+                let x = if ia == usize::MAX {
+                    va
+                } else {
+                    wp.regs[ia + l]
+                };
+                wp.regs[id + l] = alu::cvt_int(from, to, sat, x, u32::from(reg_bits));
+            });
+        }
+        Op::Prmt { d, a, b, c, mode }
+            if wp.shadow.is_none() && plain(a) && plain(b) && plain(c) =>
+        {
+            let (ia, ib, ic, id) = (slot(a), slot(b), slot(c), d as usize * LANES);
+            let (va, vb, vc) = (imm(a), imm(b), imm(c));
+            for_lanes(exec, |l| {
+                let x = if ia == usize::MAX {
+                    va
+                } else {
+                    wp.regs[ia + l]
+                };
+                let y = if ib == usize::MAX {
+                    vb
+                } else {
+                    wp.regs[ib + l]
+                };
+                let z = if ic == usize::MAX {
+                    vc
+                } else {
+                    wp.regs[ic + l]
+                };
+                wp.regs[id + l] = u64::from(prmt::prmt(mode, x as u32, y as u32, z as u32));
+            });
+        }
+        Op::Mov { d, a, bits } if wp.shadow.is_none() && plain(a) && bits > 1 => {
+            let (ia, id) = (slot(a), d as usize * LANES);
+            let (va, m) = (imm(a), mask(u32::from(bits)));
+            for_lanes(exec, |l| {
+                wp.regs[id + l] = (if ia == usize::MAX {
+                    va
+                } else {
+                    wp.regs[ia + l]
+                }) & m;
+            });
+        }
+        Op::Setp {
+            cmp,
+            ty,
+            unsigned,
+            p: Some(p),
+            q: None,
+            a,
+            b,
+            combine: None,
+        } if wp.shadow.is_none() && plain(a) && plain(b) => {
+            let (ia, ib, ip) = (slot(a), slot(b), p as usize * LANES);
+            let (va, vb) = (imm(a), imm(b));
+            for_lanes(exec, |l| {
+                let x = if ia == usize::MAX {
+                    va
+                } else {
+                    wp.regs[ia + l]
+                };
+                let y = if ib == usize::MAX {
+                    vb
+                } else {
+                    wp.regs[ib + l]
+                };
+                wp.regs[ip + l] = u64::from(alu::compare(cmp, ty, unsigned, x, y));
+            });
         }
         Op::Bin { op, ty, d, a, b } => {
             let bits = u32::from(ty.bits) * if op == BinOp::MulWide { 2 } else { 1 };
