@@ -101,7 +101,7 @@ fn hex(s: &str) -> Result<Vec<u8>> {
         .chars()
         .filter(|c| !c.is_whitespace() && *c != '_')
         .collect();
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         bail!("hex `{s}` has an odd number of digits");
     }
     (0..s.len())

@@ -18,12 +18,6 @@ pub(crate) struct Region {
     pub arg: Option<usize>,
 }
 
-/// Bytes with a shadow (shared memory, a local frame, a region).
-pub(crate) struct Bytes<'a> {
-    pub bytes: &'a mut [u8],
-    pub shadow: Option<&'a mut [u8]>,
-}
-
 pub(crate) const OUTSIDE: Undefined = Undefined::behaviour(
     Undefined::MODEL,
     "the access is not inside one object of its state space (an address no variable or buffer occupies)",
@@ -83,18 +77,6 @@ impl Global {
         }
     }
 
-    pub fn bytes(&mut self, i: usize) -> Bytes<'_> {
-        let r = &mut self.regions[i];
-        Bytes {
-            bytes: &mut r.bytes,
-            shadow: if r.shadow.is_empty() {
-                None
-            } else {
-                Some(&mut r.shadow)
-            },
-        }
-    }
-
     /// Marks `[off, off + len)` of region `i` indeterminate.
     pub fn make_indeterminate(&mut self, i: usize, off: usize, len: usize) {
         let r = &mut self.regions[i];
@@ -103,32 +85,5 @@ impl Global {
         }
         let end = (off + len).min(r.shadow.len());
         r.shadow[off.min(end)..end].iter_mut().for_each(|b| *b = 1);
-    }
-}
-
-/// Reads `n <= 16` bytes at `off` as a little-endian value and the mask of
-/// its unspecified bits.
-pub(crate) fn read(b: &Bytes, off: usize, n: usize) -> (u128, u128) {
-    let mut v = [0u8; 16];
-    v[..n].copy_from_slice(&b.bytes[off..off + n]);
-    let mut sh = 0u128;
-    if let Some(s) = &b.shadow {
-        for (k, &x) in s[off..off + n].iter().enumerate() {
-            if x != 0 {
-                sh |= 0xffu128 << (8 * k);
-            }
-        }
-    }
-    (u128::from_le_bytes(v), sh)
-}
-
-/// Writes the low `n` bytes of `v`; a byte with any unspecified bit in
-/// `sh` becomes indeterminate.
-pub(crate) fn write(b: &mut Bytes, off: usize, n: usize, v: u128, sh: u128) {
-    b.bytes[off..off + n].copy_from_slice(&v.to_le_bytes()[..n]);
-    if let Some(s) = &mut b.shadow {
-        for (k, x) in s[off..off + n].iter_mut().enumerate() {
-            *x = u8::from((sh >> (8 * k)) & 0xff != 0);
-        }
     }
 }

@@ -414,8 +414,6 @@ pub struct Program {
     /// `.reqnctapercluster` (or `.explicitcluster` with no size: `None`).
     pub cluster_dims: Option<[u32; 3]>,
     pub explicit_cluster: bool,
-    /// Whether some instruction needs the unspecified-bit tracking.
-    pub(crate) uses_multimem: bool,
 }
 
 impl Program {

@@ -238,8 +238,8 @@ mod tests {
     fn up_by_one() {
         let r = ds(&shfl_sync(ShflMode::Up, &warp(1, 0, u32::MAX)));
         assert_eq!(r[0], (100, false));
-        for i in 1..32 {
-            assert_eq!(r[i], (100 + i as u32 - 1, true));
+        for (i, got) in r.iter().enumerate().skip(1) {
+            assert_eq!(*got, (100 + i as u32 - 1, true));
         }
     }
 
@@ -247,8 +247,8 @@ mod tests {
     #[test]
     fn down_clamped_at_31() {
         let r = ds(&shfl_sync(ShflMode::Down, &warp(2, 0x1f, u32::MAX)));
-        for i in 0..30 {
-            assert_eq!(r[i], (100 + i as u32 + 2, true));
+        for (i, got) in r.iter().enumerate().take(30) {
+            assert_eq!(*got, (100 + i as u32 + 2, true));
         }
         assert_eq!(r[30], (130, false));
         assert_eq!(r[31], (131, false));

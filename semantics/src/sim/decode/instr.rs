@@ -608,7 +608,6 @@ impl Decoder<'_> {
             MultimemOp::LdReduce(_) => Src::Reg(self.dest(v, ins)?.slot),
             _ => self.value(v, ty_name, ins)?,
         })];
-        self.uses_multimem = true;
         Ok(Op::Multimem {
             op,
             ty: IntTy {

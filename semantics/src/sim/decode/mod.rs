@@ -44,7 +44,6 @@ pub enum LoadError {
 pub(crate) struct RegInfo {
     pub slot: Reg,
     pub bits: u16,
-    pub kind: TypeKind,
 }
 
 /// A named variable and where it lives.
@@ -108,7 +107,6 @@ pub(crate) struct Decoder<'p> {
     labels: HashMap<String, u32>,
     /// Branches waiting for their label: instruction index, label, offset.
     fixups: Vec<(usize, String, u32)>,
-    uses_multimem: bool,
 }
 
 fn align_up(x: u64, a: u64) -> u64 {
@@ -149,7 +147,6 @@ impl<'p> Decoder<'p> {
             text: Vec::new(),
             labels: HashMap::new(),
             fixups: Vec::new(),
-            uses_multimem: false,
         }
     }
 
@@ -344,7 +341,6 @@ impl<'p> Decoder<'p> {
                 let info = RegInfo {
                     slot: self.slots,
                     bits: t.bits as u16,
-                    kind: t.kind,
                 };
                 self.slots += if t.bits > 64 { 2 } else { 1 };
                 if let Some(scope) = self.scopes.last_mut() {
@@ -441,7 +437,6 @@ impl<'p> Decoder<'p> {
             globals: self.globals,
             cluster_dims: self.cluster_dims,
             explicit_cluster: self.explicit_cluster,
-            uses_multimem: self.uses_multimem,
         })
     }
 

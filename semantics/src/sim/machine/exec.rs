@@ -4,12 +4,12 @@ use super::regs::register_op;
 use super::{lanes, Lane, Machine, Warp, LANES};
 use crate::sim::alu::{self, mask};
 use crate::sim::launch::StopKind;
-use crate::sim::memory::{Bytes, MISALIGNED, OUTSIDE};
-use crate::sim::program::{Access, Addr, BoolOp, MultimemOp, Op, Order, Policy, RedOp, Reg, Src};
+use crate::sim::memory::{MISALIGNED, OUTSIDE};
+use crate::sim::program::{Access, Addr, MultimemOp, Op, Order, Policy, RedOp, Reg, Src};
 use crate::sim::shfl::{shfl, shfl_sync, ShflLane};
 use crate::sim::space::Space;
 use crate::sim::undefined::{Effect, Undefined};
-use crate::sim::{pack, prmt, window};
+use crate::sim::window;
 
 const GUARD: &str = "the guard predicate has unspecified bits";
 const ADDRESS: &str = "the address has unspecified bits";
@@ -67,10 +67,6 @@ const WARPSYNC_MASK: Undefined = Undefined::behaviour(
     "9.7.13.2",
     "The behavior of bar.warp.sync is undefined if the executing thread is not in the membermask",
 );
-const DIV_RESULT: Undefined = Undefined::result(
-    "9.7.1.7",
-    "Division by zero yields an unspecified, machine-specific value (also the quotient that overflows)",
-);
 const FLOAT_ORDER: Undefined = Undefined::result(
     "9.7.9.14",
     "multimem.ld_reduce reduces the values of all the memory locations, in an order the spec does not give: a floating-point sum over more than two locations may round differently",
@@ -102,12 +98,6 @@ impl Machine<'_> {
             let n = wp.regs.len();
             wp.shadow.get_or_insert_with(|| vec![0; n])[i] = sh;
         }
-    }
-
-    #[inline(always)]
-    fn set128(&mut self, w: usize, d: Reg, l: usize, v: u128, sh: u128) {
-        self.set(w, d, l, v as u64, sh as u64);
-        self.set(w, d + 1, l, (v >> 64) as u64, (sh >> 64) as u64);
     }
 
     #[inline(always)]
@@ -579,37 +569,6 @@ impl Machine<'_> {
         }
     }
 
-    fn bytes_at(&mut self, loc: Loc) -> (Bytes<'_>, usize) {
-        match loc {
-            Loc::Global(i, off) => (self.global.bytes(i), off),
-            Loc::Shared(c, off) => {
-                let cta = &mut self.ctas[c];
-                (
-                    Bytes {
-                        bytes: &mut cta.shared,
-                        shadow: Some(&mut cta.shadow),
-                    },
-                    off,
-                )
-            }
-            Loc::Local(off) => (
-                Bytes {
-                    bytes: &mut self.local,
-                    shadow: Some(&mut self.local_shadow),
-                },
-                off,
-            ),
-            // read-only: served by `read_at`
-            Loc::Const(_) | Loc::Param(_) => (
-                Bytes {
-                    bytes: &mut [],
-                    shadow: None,
-                },
-                0,
-            ),
-        }
-    }
-
     /// Reads `n <= 8` bytes at `k` past the location: the value and its
     /// unspecified bits.
     #[inline(always)]
@@ -698,8 +657,8 @@ impl Machine<'_> {
             let (v, sh) = self.read_at(loc, k * n, n);
             let bits = 8 * n as u32;
             let reg_bits = u32::from(acc.reg_bits[k]);
-            match *r {
-                Src::Reg(d) => {
+            if let Src::Reg(d) = *r {
+                {
                     let (mut v, mut sh) = (v, sh);
                     // "The value loaded is sign-extended to the destination
                     // register width for signed integers, and is
@@ -718,7 +677,6 @@ impl Machine<'_> {
                         sh & mask(reg_bits.max(bits)),
                     );
                 }
-                _ => {}
             }
         }
         Ok(())

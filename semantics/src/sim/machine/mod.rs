@@ -11,7 +11,7 @@ mod regs;
 
 use super::launch::{Arg, BufferOut, Launch, LaunchError, Outcome, Report, StopKind, ThreadId};
 use super::memory::{Global, Region};
-use super::program::{Program, Src, Sreg};
+use super::program::{Program, Src};
 use super::undefined::Undefined;
 use super::window::{Place, WindowProfile};
 
@@ -201,7 +201,7 @@ fn shape(prog: &Program, launch: &Launch) -> Result<Shape, LaunchError> {
         return bad(format!("a cluster of {cluster_size} CTAs (at most 16)"));
     }
     for k in 0..3 {
-        if launch.grid[k] % cluster[k] != 0 {
+        if !launch.grid[k].is_multiple_of(cluster[k]) {
             return bad(format!(
                 "grid {:?} is not a whole number of clusters {cluster:?}",
                 launch.grid

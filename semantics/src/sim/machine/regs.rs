@@ -166,18 +166,6 @@ fn for_lanes(exec: u32, mut f: impl FnMut(usize)) {
 /// `op` is not one.
 pub(crate) fn register_op(wp: &mut Warp, cx: &Ctx, op: &Op, exec: u32) -> bool {
     match *op {
-        Op::Mov { d, a, bits } => {
-            let m = mask(u32::from(bits));
-            for l in lanes(exec) {
-                let (v, sh) = (rd(wp, cx, a, l), us(wp, a, l));
-                let (v, sh) = if bits == 1 {
-                    (u64::from(v & 1 != 0), sh & 1)
-                } else {
-                    (v & m, sh & m)
-                };
-                wr(wp, d, l, v, sh);
-            }
-        }
         Op::Mov128 { d, a } => {
             for l in lanes(exec) {
                 let v = u128::from(rd(wp, cx, a, l)) | (u128::from(rd_hi(wp, a, l)) << 64);
@@ -358,6 +346,18 @@ pub(crate) fn register_op(wp: &mut Warp, cx: &Ctx, op: &Op, exec: u32) -> bool {
                 };
                 wp.regs[ip + l] = u64::from(alu::compare(cmp, ty, unsigned, x, y));
             });
+        }
+        Op::Mov { d, a, bits } => {
+            let m = mask(u32::from(bits));
+            for l in lanes(exec) {
+                let (v, sh) = (rd(wp, cx, a, l), us(wp, a, l));
+                let (v, sh) = if bits == 1 {
+                    (u64::from(v & 1 != 0), sh & 1)
+                } else {
+                    (v & m, sh & m)
+                };
+                wr(wp, d, l, v, sh);
+            }
         }
         Op::Bin { op, ty, d, a, b } => {
             let bits = u32::from(ty.bits) * if op == BinOp::MulWide { 2 } else { 1 };
