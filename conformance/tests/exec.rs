@@ -1,0 +1,188 @@
+//! `conform exec` as a user meets it: arguments, buffers in and out, the
+//! report of a thread that stopped, exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn conform(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_conform"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .output()
+        .expect("conform runs")
+}
+
+fn temp_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("conform-exec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(name: &str, text: &str) -> PathBuf {
+    let path = temp_dir().join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+const COPY: &str = ".version 8.7
+.target sm_90
+.address_size 64
+
+// out[i] = prmt(in[i], k, 0x0123) for 8 threads
+.visible .entry k(.param .u64 pin, .param .u64 pout, .param .u32 pk)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [pin];
+	ld.param.u64 %rd2, [pout];
+	ld.param.u32 %r1, [pk];
+	mov.u32 %r2, %tid.x;
+	mul.wide.u32 %rd3, %r2, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r3, [%rd4];
+	prmt.b32 %r4, %r3, %r1, 0x0123;
+	add.s64 %rd5, %rd2, %rd3;
+	st.global.u32 [%rd5], %r4;
+	ret;
+}
+";
+
+macro_rules! code {
+    ($out:expr) => {
+        $out.status.code().expect("exit code")
+    };
+}
+
+#[test]
+fn buffers_in_and_out() {
+    let ptx = write("copy.ptx", COPY);
+    let dir = temp_dir().join("out");
+    let input: Vec<u8> = (0u8..32).collect();
+    let inp = temp_dir().join("in.bin");
+    std::fs::write(&inp, &input).unwrap();
+    let out = conform(&[
+        "exec",
+        ptx.to_str().unwrap(),
+        "--kernel",
+        "k",
+        "--block",
+        "8",
+        "--arg",
+        &format!("buf:file:{}", inp.display()),
+        "--arg",
+        "buf:32*0xa5",
+        "--arg",
+        "u32:0xdeadbeef",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code!(out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let got = std::fs::read(dir.join("arg1.bin")).unwrap();
+    // prmt with selector 0x0123: d.b0 = byte 3, d.b1 = byte 2, d.b2 =
+    // byte 1, d.b3 = byte 0 of a: the word byte-reversed (PTX ISA 9.7.9.7)
+    for i in 0..8 {
+        let w = &input[4 * i..4 * i + 4];
+        assert_eq!(&got[4 * i..4 * i + 4], &[w[3], w[2], w[1], w[0]]);
+    }
+    assert!(!dir.join("arg1.unspecified.bin").exists());
+}
+
+#[test]
+fn hex_output_and_json() {
+    let ptx = write("copy2.ptx", COPY);
+    let out = conform(&[
+        "exec",
+        ptx.to_str().unwrap(),
+        "--kernel",
+        "k",
+        "--block",
+        "1",
+        "--arg",
+        "buf:hex:11223344",
+        "--arg",
+        "buf:4",
+        "--arg",
+        "u32:0",
+        "--json",
+    ]);
+    assert_eq!(code!(out), 0);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["buffers"][1]["hex"], "44332211");
+    assert_eq!(v["reports"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn undefined_behaviour_is_reported_with_its_clause() {
+    // the input buffer is 4 bytes: thread 1 reads outside it, and the
+    // output store of thread 0 goes through
+    let ptx = write("copy3.ptx", COPY);
+    let out = conform(&[
+        "exec",
+        ptx.to_str().unwrap(),
+        "--kernel",
+        "k",
+        "--block",
+        "2",
+        "--arg",
+        "buf:4",
+        "--arg",
+        "buf:8",
+        "--arg",
+        "u32:0",
+    ]);
+    assert_eq!(code!(out), 1);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("tid=[1, 0, 0]") && text.contains("ld.global.u32"),
+        "{text}"
+    );
+    assert!(text.contains("undefined behaviour"), "{text}");
+    assert!(
+        text.contains("copy3.ptx:16:"),
+        "the report names the line: {text}"
+    );
+}
+
+#[test]
+fn bad_input_exits_two() {
+    let ptx = write("copy4.ptx", COPY);
+    // wrong number of arguments
+    let out = conform(&[
+        "exec",
+        ptx.to_str().unwrap(),
+        "--kernel",
+        "k",
+        "--arg",
+        "buf:4",
+    ]);
+    assert_eq!(code!(out), 2);
+    // no such kernel
+    let out = conform(&["exec", ptx.to_str().unwrap(), "--kernel", "nope"]);
+    assert_eq!(code!(out), 2);
+    // an instruction the simulator does not model
+    let fp = write(
+        "fp.ptx",
+        ".version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .f32 %f<3>;\n\tadd.f32 %f1, %f2, %f2;\n\tret;\n}\n",
+    );
+    let out = conform(&["exec", fp.to_str().unwrap(), "--kernel", "k"]);
+    assert_eq!(code!(out), 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not modelled"));
+}
+
+#[test]
+fn runaway_loop_exits_one_at_the_budget() {
+    let ptx = write(
+        "loop.ptx",
+        ".version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<3>;\nL:\n\tadd.u32 %r1, %r1, 1;\n\tbra L;\n}\n",
+    );
+    let out = conform(&[
+        "exec",
+        ptx.to_str().unwrap(),
+        "--kernel",
+        "k",
+        "--budget",
+        "1000",
+    ]);
+    assert_eq!(code!(out), 1);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("step budget"));
+}
