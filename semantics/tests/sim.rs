@@ -269,3 +269,152 @@ fn stores_through_a_const_address_are_undefined() {
     .unwrap();
     assert_eq!(undefined_section(&o), ["9.7.9.11"]);
 }
+
+/// Two buffers of 8 bytes behind a modelled multicast object at `mc`.
+fn multicast_launch(threads: u32) -> (Launch, u64) {
+    let (a, b, mc) = (
+        0x7f00_0010_0000u64,
+        0x7f00_0020_0000u64,
+        0x7f00_0030_0000u64,
+    );
+    let mut launch = Launch::new(
+        [1, 1, 1],
+        [threads, 1, 1],
+        vec![
+            Arg::Buffer {
+                addr: Some(a),
+                bytes: [5u32.to_le_bytes(), 7u32.to_le_bytes()].concat(),
+            },
+            Arg::Buffer {
+                addr: Some(b),
+                bytes: [9u32.to_le_bytes(), 2u32.to_le_bytes()].concat(),
+            },
+            Arg::u64(mc),
+        ],
+    );
+    launch.multicast.push(sim::Multicast {
+        addr: mc,
+        size: 8,
+        members: vec![a, b],
+    });
+    (launch, mc)
+}
+
+const MC_REGS: &str = "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n\tld.param.u64 %rd1, [pa];\n\tld.param.u64 %rd3, [pm];\n";
+
+#[test]
+fn multimem_over_a_modelled_multicast_object() {
+    // 9.7.9.14: ld_reduce reduces the values of every location the
+    // multimem address points to; st stores to all of them; red reduces
+    // into each.
+    let body = format!(
+        "{MC_REGS}\tmultimem.ld_reduce.add.u32 %r1, [%rd3];\n\tmultimem.ld_reduce.min.u32 %r2, [%rd3+4];\n\tst.global.v2.u32 [%rd1], {{%r1, %r2}};\n\tret;"
+    );
+    let (launch, _) = multicast_launch(1);
+    let o = run_with(
+        &body,
+        ".param .u64 pa, .param .u64 pb, .param .u64 pm",
+        launch,
+    );
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+    assert_eq!(
+        o.buffers[0].bytes,
+        [14u32.to_le_bytes(), 2u32.to_le_bytes()].concat()
+    );
+
+    let body = format!(
+        "{MC_REGS}\tmultimem.st.u32 [%rd3], 11;\n\tmultimem.red.add.u32 [%rd3+4], 100;\n\tret;"
+    );
+    let (launch, _) = multicast_launch(1);
+    let o = run_with(
+        &body,
+        ".param .u64 pa, .param .u64 pb, .param .u64 pm",
+        launch,
+    );
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+    assert_eq!(
+        o.buffers[0].bytes,
+        [11u32.to_le_bytes(), 107u32.to_le_bytes()].concat()
+    );
+    assert_eq!(
+        o.buffers[1].bytes,
+        [11u32.to_le_bytes(), 102u32.to_le_bytes()].concat()
+    );
+}
+
+#[test]
+fn multimem_rules() {
+    // "Accessing a multimem address with ld, st or any other memory
+    // operations results in undefined behavior"
+    let body = format!("{MC_REGS}\tld.global.u32 %r1, [%rd3];\n\tret;");
+    let (launch, _) = multicast_launch(1);
+    let o = run_with(
+        &body,
+        ".param .u64 pa, .param .u64 pb, .param .u64 pm",
+        launch,
+    );
+    assert_eq!(undefined_section(&o), ["9.7.9.14"]);
+    // "Address operand a must be a multimem address. Otherwise, the
+    // behavior is undefined."
+    let body = format!("{MC_REGS}\tmultimem.st.u32 [%rd1], 1;\n\tret;");
+    let (launch, _) = multicast_launch(1);
+    let o = run_with(
+        &body,
+        ".param .u64 pa, .param .u64 pb, .param .u64 pm",
+        launch,
+    );
+    assert_eq!(undefined_section(&o), ["9.7.9.14"]);
+}
+
+#[test]
+fn deprecated_shfl_runs_on_the_executing_lanes() {
+    // 9.7.9.5: lanes 0..15 shuffle down by 1 with c = 0x1f; lane 15 reads
+    // lane 16, which is not executing ("results are undefined in divergent
+    // control flow ... if an active thread sources a register from an
+    // inactive thread")
+    let body = format!(
+        "{REGS}\tmov.u32 %r1, %laneid;\n\tsetp.ge.u32 %p1, %r1, 16;\n\t@%p1 bra DONE;\n\tshfl.down.b32 %r2, %r1, 1, 0x1f;\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r2;\nDONE:\n\tret;"
+    );
+    let o = run1(&body, 64, 32);
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+    let b = &o.buffers[0];
+    for l in 0..15usize {
+        assert_eq!(b.bytes[4 * l], (l + 1) as u8);
+    }
+    assert_eq!(&b.unspecified[60..64], &[1; 4]);
+}
+
+#[test]
+fn cache_policies_are_opaque_and_checked() {
+    // 9.7.9.18: "an opaque 64-bit register": what a kernel stores of it is
+    // unspecified; a fraction outside (0, 1] is undefined.
+    let body = format!(
+        "{REGS}\t.reg .f32 %f1;\n\tmov.f32 %f1, 0f3F000000;\n\tcreatepolicy.fractional.L2::evict_last.b64 %rd2, %f1;\n\tld.global.L2::cache_hint.u32 %r1, [%rd1], %rd2;\n\tst.global.u64 [%rd1+8], %rd2;\n\tst.global.u32 [%rd1+4], %r1;\n\tret;"
+    );
+    let o = run1(&body, 16, 1);
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+    assert_eq!(&o.buffers[0].unspecified[8..16], &[1; 8]);
+    assert_eq!(&o.buffers[0].bytes[4..8], &[0x11; 4]);
+    let body = format!(
+        "{REGS}\t.reg .f32 %f1;\n\tmov.f32 %f1, 0f3FC00000;\n\tcreatepolicy.fractional.L2::evict_last.b64 %rd2, %f1;\n\tret;"
+    );
+    assert_eq!(undefined_section(&run1(&body, 16, 1)), ["9.7.9.18"]);
+}
+
+#[test]
+fn global_only_qualifiers_need_a_global_address() {
+    // ld.global.nc: "The address operand a shall contain a global address";
+    // .L2::cache_hint "only supported for ... generic addressing where the
+    // address points to the .global state space": a shared address through
+    // a generic pointer is undefined.
+    let body = format!(
+        "{REGS}\t.shared .align 4 .b8 sh[16];\n\tst.shared.u32 [sh], 1;\n\tcvta.shared.u64 %rd2, sh;\n\tld.L2::256B.u32 %r1, [%rd2];\n\tret;"
+    );
+    assert_eq!(undefined_section(&run1(&body, 4, 1)), ["9.7.9.8"]);
+    let body = format!(
+        "{REGS}\t.shared .align 4 .b8 sh[16];\n\tst.shared.u32 [sh], 1;\n\tcvta.shared.u64 %rd2, sh;\n\tld.u32 %r1, [%rd2];\n\tst.global.u32 [%rd1], %r1;\n\tret;"
+    );
+    let o = run1(&body, 4, 1);
+    assert!(o.reports.is_empty());
+    assert_eq!(o.buffers[0].bytes, [1, 0, 0, 0]);
+}

@@ -254,6 +254,21 @@ fn arguments(
         let bytes: Vec<u8> = match arg {
             Arg::Buffer { addr, bytes } => {
                 let base = addr.unwrap_or_else(|| next.div_ceil(256) * 256);
+                let p = &launch.profile;
+                let end = base.saturating_add(bytes.len() as u64);
+                let windows = [
+                    ("shared", p.shared_base, p.shared_size),
+                    ("local", p.local_base, p.local_size),
+                    ("const", p.const_base, prog.consts.len() as u64),
+                    ("param", p.param_base, prog.param_bytes + p.param_slack),
+                ];
+                for (name, lo, size) in windows {
+                    if size > 0 && base < lo.saturating_add(size) && lo < end {
+                        return Err(LaunchError::Shape(format!(
+                            "the buffer of argument {k} at {base:#x} lies in the {name} window of the profile"
+                        )));
+                    }
+                }
                 next = next.max(base + bytes.len() as u64 + 256);
                 regions.push(Region {
                     base,
