@@ -60,7 +60,7 @@ pub struct ShflOut {
     /// (!pval) j = lane").
     pub source: u32,
     /// Why `d` is unspecified, when it is.
-    pub why: Option<Undefined>,
+    pub why: Option<&'static Undefined>,
 }
 
 const NOT_IN_MASK: Undefined = Undefined::behaviour(
@@ -128,7 +128,7 @@ pub fn source_lane(mode: ShflMode, lane: u32, b: u32, c: u32) -> (u32, bool) {
 pub fn shfl_sync(
     mode: ShflMode,
     lanes: &[ShflLane; 32],
-) -> [Option<Result<ShflOut, Undefined>>; 32] {
+) -> [Option<Result<ShflOut, &'static Undefined>>; 32] {
     let mut out = [None; 32];
     // which lanes execute, which are neither there nor exited, and whether
     // every executing lane gives the same membermask (the usual case)
@@ -158,7 +158,7 @@ pub fn shfl_sync(
             continue;
         };
         if membermask & (1 << i) == 0 {
-            out[i] = Some(Err(NOT_IN_MASK));
+            out[i] = Some(Err(&NOT_IN_MASK));
             continue;
         }
         // a member that has not arrived, or arrived with another membermask
@@ -167,13 +167,13 @@ pub fn shfl_sync(
                 && matches!(lanes[k], ShflLane::Executes { membermask: m, .. } if m != membermask)
         });
         if membermask & inactive != 0 || mismatched {
-            out[i] = Some(Err(NOT_CONVERGED));
+            out[i] = Some(Err(&NOT_CONVERGED));
             continue;
         }
         let (j, p) = source_lane(mode, i as u32, b, c);
         let d = match lanes[j as usize] {
             ShflLane::Executes { a, .. } if membermask & (1 << j) != 0 => (Partial::known(a), None),
-            _ => (Partial::unknown(), Some(SOURCE_OUTSIDE)),
+            _ => (Partial::unknown(), Some(&SOURCE_OUTSIDE)),
         };
         out[i] = Some(Ok(ShflOut {
             d: d.0,
@@ -198,7 +198,7 @@ pub fn shfl(mode: ShflMode, lanes: &[ShflLane; 32]) -> [Option<ShflOut>; 32] {
         let (j, p) = source_lane(mode, i as u32, b, c);
         let (d, why) = match lanes[j as usize] {
             ShflLane::Executes { a, .. } => (Partial::known(a), None),
-            _ => (Partial::unknown(), Some(SOURCE_INACTIVE)),
+            _ => (Partial::unknown(), Some(&SOURCE_INACTIVE)),
         };
         out[i] = Some(ShflOut {
             d,
@@ -223,7 +223,7 @@ mod tests {
         })
     }
 
-    fn ds(out: &[Option<Result<ShflOut, Undefined>>; 32]) -> Vec<(u32, bool)> {
+    fn ds(out: &[Option<Result<ShflOut, &'static Undefined>>; 32]) -> Vec<(u32, bool)> {
         out.iter()
             .map(|o| match o {
                 Some(Ok(r)) => (r.d.bits, r.p),
@@ -289,7 +289,7 @@ mod tests {
         let out = shfl_sync(ShflMode::Down, &lanes);
         // lane 15 reads lane 16, outside membermask: d unspecified, p known
         let o = out[15].unwrap().unwrap();
-        assert!(!o.d.is_known() && o.p && o.why == Some(SOURCE_OUTSIDE));
+        assert!(!o.d.is_known() && o.p && o.why == Some(&SOURCE_OUTSIDE));
         assert_eq!(out[14].unwrap().unwrap().d, Partial::known(115));
         assert!(out[16].is_none());
         // a lane not in its own membermask: undefined behaviour
@@ -300,13 +300,13 @@ mod tests {
             c: 0x1f,
             membermask: 0xffff_fffe,
         };
-        assert_eq!(shfl_sync(ShflMode::Idx, &lanes)[0], Some(Err(NOT_IN_MASK)));
+        assert_eq!(shfl_sync(ShflMode::Idx, &lanes)[0], Some(Err(&NOT_IN_MASK)));
         // a member that never arrives
         let mut lanes = warp(0, 0x1f, u32::MAX);
         lanes[7] = ShflLane::Inactive;
         assert_eq!(
             shfl_sync(ShflMode::Idx, &lanes)[0],
-            Some(Err(NOT_CONVERGED))
+            Some(Err(&NOT_CONVERGED))
         );
         lanes[7] = ShflLane::Exited;
         let out = shfl_sync(ShflMode::Idx, &lanes);

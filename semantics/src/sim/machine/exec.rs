@@ -631,7 +631,7 @@ impl Machine<'_> {
                 Some(&mut self.local_shadow[off + k..off + k + n]),
             ),
         };
-        bytes.copy_from_slice(&v.to_le_bytes()[..n]);
+        super::fastmem::put(bytes, v);
         if let Some(s) = shadow {
             for (b, x) in s.iter_mut().enumerate() {
                 *x = u8::from((sh >> (8 * b)) & 0xff != 0);
@@ -927,8 +927,8 @@ impl Machine<'_> {
                 ShflLane::Inactive
             };
         }
-        let results: [Option<Result<crate::sim::shfl::ShflOut, Undefined>>; 32] = if mask.is_some()
-        {
+        type Out = Option<Result<crate::sim::shfl::ShflOut, &'static Undefined>>;
+        let results: [Out; 32] = if mask.is_some() {
             shfl_sync(mode, &warp)
         } else {
             shfl(mode, &warp).map(|o| o.map(Ok))
@@ -944,7 +944,7 @@ impl Machine<'_> {
                         self.set(w, p, l, u64::from(out.p), 0);
                     }
                 }
-                Some(Err(u)) => self.undefined(w, l, pc, u),
+                Some(Err(u)) => self.undefined(w, l, pc, *u),
                 None => {}
             }
         }

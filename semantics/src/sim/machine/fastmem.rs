@@ -21,6 +21,31 @@ fn le(b: &[u8]) -> u64 {
     }
 }
 
+/// Stores the low `b.len()` (1, 2, 4 or 8) bytes of `v`, with fixed-size
+/// copies the compiler turns into single stores.
+#[inline(always)]
+pub(super) fn put(b: &mut [u8], v: u64) {
+    match b.len() {
+        1 => b[0] = v as u8,
+        2 => b.copy_from_slice(&(v as u16).to_le_bytes()),
+        4 => b.copy_from_slice(&(v as u32).to_le_bytes()),
+        8 => b.copy_from_slice(&v.to_le_bytes()),
+        n => b.copy_from_slice(&v.to_le_bytes()[..n.min(8)]),
+    }
+}
+
+/// Clears a shadow of 1, 2, 4 or 8 bytes (every byte determinate).
+#[inline(always)]
+pub(super) fn clear(b: &mut [u8]) {
+    match b.len() {
+        1 => b[0] = 0,
+        2 => b.copy_from_slice(&[0; 2]),
+        4 => b.copy_from_slice(&[0; 4]),
+        8 => b.copy_from_slice(&[0; 8]),
+        _ => b.fill(0),
+    }
+}
+
 /// Where a lane's access lands, if the fast path can take it.
 enum Fast {
     Global(usize, usize),
@@ -137,9 +162,9 @@ impl Machine<'_> {
                 for (k, r) in acc.regs.iter().enumerate() {
                     if let Some(src) = r {
                         let v = rd(wp, &cx, *src, l);
-                        bytes[k * size..(k + 1) * size].copy_from_slice(&v.to_le_bytes()[..size]);
+                        put(&mut bytes[k * size..(k + 1) * size], v);
                         if let Some(sh) = shadow.as_deref_mut() {
-                            sh[k * size..(k + 1) * size].fill(0);
+                            clear(&mut sh[k * size..(k + 1) * size]);
                         }
                     }
                 }
