@@ -5,12 +5,9 @@
 
 use super::program::{BinOp, Cmp, IntTy, UnOp};
 
+#[inline(always)]
 pub(crate) fn mask(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    }
+    1u64.checked_shl(bits).unwrap_or(0).wrapping_sub(1)
 }
 
 /// `x` (the low `bits`) as a signed number.

@@ -13,36 +13,40 @@ use crate::sim::space::Space;
 
 #[inline(always)]
 fn le(b: &[u8]) -> u64 {
-    match b.len() {
-        1 => u64::from(b[0]),
-        2 => u64::from(u16::from_le_bytes([b[0], b[1]])),
-        4 => u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-        _ => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+    if let Ok(a) = <[u8; 4]>::try_from(b) {
+        u64::from(u32::from_le_bytes(a))
+    } else if let Ok(a) = <[u8; 8]>::try_from(b) {
+        u64::from_le_bytes(a)
+    } else if let Ok(a) = <[u8; 2]>::try_from(b) {
+        u64::from(u16::from_le_bytes(a))
+    } else {
+        b.first().map_or(0, |&x| u64::from(x))
     }
 }
 
-/// Stores the low `b.len()` (1, 2, 4 or 8) bytes of `v`, with fixed-size
-/// copies the compiler turns into single stores.
+/// Stores the low `b.len()` (1, 2, 4 or 8) bytes of `v` as one store.
 #[inline(always)]
 pub(super) fn put(b: &mut [u8], v: u64) {
-    match b.len() {
-        1 => b[0] = v as u8,
-        2 => b.copy_from_slice(&(v as u16).to_le_bytes()),
-        4 => b.copy_from_slice(&(v as u32).to_le_bytes()),
-        8 => b.copy_from_slice(&v.to_le_bytes()),
-        n => b.copy_from_slice(&v.to_le_bytes()[..n.min(8)]),
+    if let Ok(a) = <&mut [u8; 4]>::try_from(&mut *b) {
+        *a = (v as u32).to_le_bytes();
+    } else if let Ok(a) = <&mut [u8; 8]>::try_from(&mut *b) {
+        *a = v.to_le_bytes();
+    } else if let Ok(a) = <&mut [u8; 2]>::try_from(&mut *b) {
+        *a = (v as u16).to_le_bytes();
+    } else if let Ok(a) = <&mut [u8; 1]>::try_from(&mut *b) {
+        a[0] = v as u8;
+    } else {
+        let n = b.len().min(8);
+        b[..n].copy_from_slice(&v.to_le_bytes()[..n]);
     }
 }
 
 /// Clears a shadow of 1, 2, 4 or 8 bytes (every byte determinate).
 #[inline(always)]
 pub(super) fn clear(b: &mut [u8]) {
-    match b.len() {
-        1 => b[0] = 0,
-        2 => b.copy_from_slice(&[0; 2]),
-        4 => b.copy_from_slice(&[0; 4]),
-        8 => b.copy_from_slice(&[0; 8]),
-        _ => b.fill(0),
+    put(b, 0);
+    if b.len() > 8 {
+        b.fill(0);
     }
 }
 
@@ -143,9 +147,12 @@ impl Machine<'_> {
             };
             if store {
                 // every value must be fully specified
-                if acc.regs.iter().any(
-                    |r| matches!(r, Some(s) if us(wp, *s, l) != 0 || matches!(s, Src::Reg128(_))),
-                ) {
+                if wp.shadow.is_some()
+                    && acc
+                        .regs
+                        .iter()
+                        .any(|r| matches!(r, Some(s) if us(wp, *s, l) != 0))
+                {
                     rest |= bit;
                     continue;
                 }
@@ -182,9 +189,14 @@ impl Machine<'_> {
                     let mut v = le(&bytes[k * size..(k + 1) * size]);
                     let mut sh = 0u64;
                     if !shadow.is_empty() {
-                        for (b, &x) in shadow[k * size..(k + 1) * size].iter().enumerate() {
-                            if x != 0 {
-                                sh |= 0xff << (8 * b);
+                        // one byte per shadow byte: 0 or 1, so the bytes
+                        // read as a number are 0 when all are determinate
+                        let s = &shadow[k * size..(k + 1) * size];
+                        if le(s) != 0 {
+                            for (b, &x) in s.iter().enumerate() {
+                                if x != 0 {
+                                    sh |= 0xff << (8 * b);
+                                }
                             }
                         }
                     }
