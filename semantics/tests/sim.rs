@@ -418,3 +418,60 @@ fn global_only_qualifiers_need_a_global_address() {
     assert!(o.reports.is_empty());
     assert_eq!(o.buffers[0].bytes, [1, 0, 0, 0]);
 }
+
+/// Every kernel nvcc made (corpus/nvcc) either loads, or is refused with a
+/// reason; each that loads runs to its end or stops with reports, within
+/// its budget, without a panic, given 64 KiB buffers for its pointers.
+#[test]
+fn nvcc_corpus_kernels_load_or_are_refused_and_never_panic() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/nvcc/ptx");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".sm_90.ptx"))
+        .collect();
+    files.sort();
+    let (mut loaded, mut refused, mut ran) = (0, 0, 0);
+    for f in files {
+        let src = std::fs::read_to_string(&f).unwrap();
+        let module = parse(&src).unwrap();
+        for item in &module.items {
+            let ptx_semantics::ptx::Item::Function(func) = item else {
+                continue;
+            };
+            if func.kind != ptx_semantics::ptx::FunctionKind::Entry {
+                continue;
+            }
+            match sim::prepare(&module, &func.name, &WindowProfile::SM90) {
+                Err(_) => refused += 1,
+                Ok(prog) => {
+                    loaded += 1;
+                    let args = prog
+                        .params
+                        .iter()
+                        .map(|p| {
+                            if p.size == 8 {
+                                Arg::Buffer {
+                                    addr: None,
+                                    bytes: vec![0; 1 << 16],
+                                }
+                            } else {
+                                Arg::Bytes(vec![1; p.size as usize])
+                            }
+                        })
+                        .collect();
+                    let grid = prog
+                        .cluster_dims
+                        .map_or([2, 1, 1], |c| [c[0] * 2, c[1], c[2]]);
+                    let mut launch = Launch::new(grid, [64, 1, 1], args);
+                    launch.step_budget = 1 << 20;
+                    if sim::run(&prog, &launch).is_ok() {
+                        ran += 1;
+                    }
+                }
+            }
+        }
+    }
+    println!("nvcc corpus kernels: {loaded} loaded ({ran} ran), {refused} refused");
+    assert!(loaded > 0 && ran > 0);
+}

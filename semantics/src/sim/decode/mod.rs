@@ -540,6 +540,11 @@ impl<'p> Decoder<'p> {
                 if let Some(s) = special_register(n) {
                     return Ok(Src::Sreg(s));
                 }
+                // the predefined constant "WARP_SZ: number of threads in a
+                // warp" (PTX ISA 4.4)
+                if n == "WARP_SZ" {
+                    return Ok(Src::Imm(32));
+                }
                 Err(self.bad(
                     &ins.full_opcode(),
                     ins.span.start,
