@@ -40,61 +40,72 @@ fn every_case_runs_to_completion_on_the_model() {
     );
 }
 
-/// The baseline file: what an H200 did (see corpus/simulator/README.md).
-const BASELINE: &str = "corpus/simulator/baseline-h200.jsonl";
+/// The baselines: what an H200 and an H100 did (see corpus/simulator/README.md).
+const BASELINES: &[&str] = &[
+    "corpus/simulator/baseline-h200.jsonl",
+    "corpus/simulator/baseline-h100.jsonl",
+];
 
-/// The model agrees with the GPU on every element it calls defined, for
+/// The model agrees with each GPU on every element it calls defined, for
 /// every case the GPU ran. Prints the per-family counts.
 #[test]
 fn simulator_matches_the_gpu() {
     let repo = repo();
     let cases = baseline::load_cases(&repo).unwrap();
-    let records = baseline::load_baseline(&repo.join(BASELINE)).unwrap();
-    let mut families: std::collections::BTreeMap<String, [usize; 4]> = Default::default();
     let mut problems = Vec::new();
-    let mut ran = 0;
-    for case in &cases.cases {
-        let Some(rec) = records.get(&case.name) else {
-            problems.push(format!("{}: not in the baseline", case.name));
-            continue;
-        };
-        if !rec.ok {
-            // the GPU did not run it (its error is in the record): the
-            // case stays in the corpus as a model-only case
-            continue;
-        }
-        ran += 1;
-        match baseline::compare(&repo, case, rec, ptx_semantics::sim::WindowProfile::SM90) {
-            Ok(c) => {
-                let f = families.entry(c.family.clone()).or_default();
-                f[0] += c.compared;
-                f[1] += c.differing.len();
-                f[2] += c.unspecified;
-                f[3] += c.unstable;
-                if !c.reports.is_empty() {
-                    problems.push(format!(
-                        "{}: the model stopped threads: {:?}",
-                        c.name,
-                        &c.reports[..c.reports.len().min(3)]
-                    ));
-                }
-                for d in c.differing.iter().take(5) {
-                    problems.push(format!(
-                        "{}: arg {} element {}: model {} GPU {}",
-                        c.name, d.0, d.1, d.2, d.3
-                    ));
-                }
+    for file in BASELINES {
+        let records = baseline::load_baseline(&repo.join(file)).unwrap();
+        let mut families: std::collections::BTreeMap<String, [usize; 4]> = Default::default();
+        let mut ran = 0;
+        for case in &cases.cases {
+            let Some(rec) = records.get(&case.name) else {
+                problems.push(format!("{file}: {}: not in the baseline", case.name));
+                continue;
+            };
+            if !rec.ok {
+                // the GPU did not run it (its error is in the record): the
+                // case stays in the corpus as a model-only case
+                continue;
             }
-            Err(e) => problems.push(e),
+            ran += 1;
+            match baseline::compare(&repo, case, rec, ptx_semantics::sim::WindowProfile::SM90) {
+                Ok(c) => {
+                    let f = families.entry(c.family.clone()).or_default();
+                    f[0] += c.compared;
+                    f[1] += c.differing.len();
+                    f[2] += c.unspecified;
+                    f[3] += c.unstable;
+                    if !c.reports.is_empty() {
+                        problems.push(format!(
+                            "{file}: {}: the model stopped threads: {:?}",
+                            c.name,
+                            &c.reports[..c.reports.len().min(3)]
+                        ));
+                    }
+                    for d in c.differing.iter().take(5) {
+                        problems.push(format!(
+                            "{file}: {}: arg {} element {}: model {} GPU {}",
+                            c.name, d.0, d.1, d.2, d.3
+                        ));
+                    }
+                }
+                Err(e) => problems.push(e),
+            }
         }
+        println!("{file}");
+        println!(
+            "{:<48} {:>9} {:>9} {:>12} {:>9}",
+            "family", "compared", "differing", "unspecified", "unstable"
+        );
+        for (f, [c, d, u, s]) in &families {
+            println!("{f:<48} {c:>9} {d:>9} {u:>12} {s:>9}");
+        }
+        let total: usize = families.values().map(|v| v[0]).sum();
+        println!(
+            "cases run on the GPU: {ran} of {}; elements compared: {total}\n",
+            cases.cases.len()
+        );
+        assert!(ran > 0, "{file}: no case ran");
     }
-    println!(
-        "{:<48} {:>9} {:>9} {:>12} {:>9}",
-        "family", "compared", "differing", "unspecified", "unstable"
-    );
-    for (f, [c, d, u, s]) in &families {
-        println!("{f:<48} {c:>9} {d:>9} {u:>12} {s:>9}");
-    }
-    println!("cases run on the GPU: {ran} of {}", cases.cases.len());
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -57,7 +57,8 @@ impl WindowProfile {
     /// edges (see `corpus/simulator/README.md`). The windows' bases move
     /// from launch to launch (the shared window is 4 GiB aligned, the local
     /// window 16 MiB aligned); their sizes, strides and offsets do not.
-    /// The bases here are those of the probe's launch.
+    /// The bases here are those of the probe's launch. An H100 (same
+    /// driver) gave the same layout (`corpus/simulator/h100-window-probe.json`).
     pub const SM90: WindowProfile = WindowProfile {
         name: "sm_90 (H200, driver 580.159.04)",
         measured: "corpus/simulator/cuda/window_probe.cu and the addr_probe case, 2026-11-22",
