@@ -5,5 +5,6 @@
 
 pub mod catalogue;
 pub mod check;
+pub mod cvt;
 pub mod opcodes;
 pub mod ptx;
