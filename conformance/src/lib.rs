@@ -2,5 +2,7 @@
 //! corpus, and (as they arrive) suites, adapters and runs.
 
 pub mod check;
+pub mod cvt_hw;
+pub mod cvt_hw_cmd;
 pub mod legality;
 pub mod legality_cmd;

@@ -5,7 +5,7 @@
 //! Exit codes: 0 success (every file legal), 1 a finding (an illegal file),
 //! 2 a usage error or unreadable input.
 
-use ptx_conformance::{check, legality_cmd};
+use ptx_conformance::{check, cvt_hw_cmd, legality_cmd};
 
 use clap::{Parser, Subcommand};
 
@@ -33,6 +33,9 @@ enum Command {
     /// Build or compare the ptxas legality corpus (maintainers).
     #[command(hide = true, subcommand)]
     Legality(legality_cmd::LegalityCommand),
+    /// Conversion baselines from a GPU (maintainers).
+    #[command(hide = true, subcommand, name = "cvt-hw")]
+    CvtHw(cvt_hw_cmd::CvtHwCommand),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check(args) => check::run(args),
         Command::Legality(cmd) => legality_cmd::run(cmd),
+        Command::CvtHw(cmd) => cvt_hw_cmd::run(cmd),
     };
     match result {
         Ok(code) => code,

@@ -73,7 +73,7 @@ pub struct Converted {
 }
 
 impl Converted {
-    #[inline]
+    #[inline(always)]
     fn of(bits: u64, flags: Flags) -> Converted {
         Converted {
             bits,
@@ -124,9 +124,9 @@ pub const UE8M0_ZERO_CLAUSE: &str = "PTX ISA 9.7.9.21 is silent on inputs below 
 
 /// Whether the register form of `fmt` is `.tf32` (an `.f32` layout whose low
 /// 13 bits are zero).
-#[inline]
+#[inline(always)]
 fn stored(fmt: &FloatFormat, bits: u64) -> u64 {
-    if fmt.name == TF32.name {
+    if fmt.id == TF32.id {
         bits << 13
     } else {
         bits
@@ -136,7 +136,7 @@ fn stored(fmt: &FloatFormat, bits: u64) -> u64 {
 /// Converts a float to a float: `cvt{.frnd}{.ftz}{.sat}.dtype.atype` and the
 /// packed-format lines, one lane. `round` is the floating-point rounding
 /// (widening conversions are exact under any mode).
-#[inline]
+#[inline(always)]
 pub fn float_to_float(
     src: &FloatFormat,
     dst: &FloatFormat,
@@ -147,7 +147,7 @@ pub fn float_to_float(
     let mut flags = Flags::default();
     let mut d = decode(src, bits);
     // "applies only to single precision (`.f32`) inputs and results"
-    if m.ftz && src == &F32 {
+    if m.ftz && src.id == F32.id {
         if let Decoded::Finite { neg, sig, .. } = d {
             if sig < 1 << F32.man_bits {
                 d = Decoded::Zero { neg };
@@ -203,7 +203,7 @@ fn nan_to_float(
     }
 }
 
-#[inline]
+#[inline(always)]
 fn zero(dst: &FloatFormat, neg: bool, flags: Flags) -> Converted {
     if !dst.has_zero() {
         // `.ue8m0`: no zero.
@@ -215,7 +215,7 @@ fn zero(dst: &FloatFormat, neg: bool, flags: Flags) -> Converted {
     Converted::of(sign, flags)
 }
 
-#[inline]
+#[inline(always)]
 fn infinity(dst: &FloatFormat, neg: bool, m: Modifiers, flags: Flags) -> Converted {
     if m.satfinite || !dst.has_inf() {
         // |inf| > MAX_NORM.
@@ -225,13 +225,13 @@ fn infinity(dst: &FloatFormat, neg: bool, m: Modifiers, flags: Flags) -> Convert
     Converted::of(sign | dst.inf(), flags)
 }
 
-#[inline]
+#[inline(always)]
 fn max_norm(dst: &FloatFormat, neg: bool, flags: Flags) -> Converted {
     let sign = if neg { dst.sign_mask() } else { 0 };
     Converted::of(sign | dst.max_norm(), flags)
 }
 
-#[inline]
+#[inline(always)]
 fn finite(
     dst: &FloatFormat,
     neg: bool,
@@ -283,7 +283,7 @@ fn finite(
     }
     let bits = encode(dst, &r);
     // Results: flush single-precision subnormals.
-    if m.ftz && dst == &F32 && r.sig != 0 && r.sig < 1 << F32.man_bits {
+    if m.ftz && dst.id == F32.id && r.sig != 0 && r.sig < 1 << F32.man_bits {
         let sign = if neg { F32.sign_mask() } else { 0 };
         return Converted::of(sign, flags | Flags::FLUSHED).with_clause(FTZ_CLAUSE);
     }
@@ -291,7 +291,7 @@ fn finite(
 }
 
 /// `.relu` and `.sat` on a float result.
-#[inline]
+#[inline(always)]
 fn post(dst: &FloatFormat, mut c: Converted, m: Modifiers) -> Converted {
     if !(m.relu || m.sat) {
         return c;
@@ -318,11 +318,11 @@ fn post(dst: &FloatFormat, mut c: Converted, m: Modifiers) -> Converted {
 /// Rounds a float to an integral value kept in its own format:
 /// `cvt.rni.f32.f32` ("The result is an integral value, stored in
 /// floating-point format").
-#[inline]
+#[inline(always)]
 pub fn float_to_integral(fmt: &FloatFormat, bits: u64, round: Round, m: Modifiers) -> Converted {
     let mut flags = Flags::default();
     let mut d = decode(fmt, bits);
-    if m.ftz && fmt == &F32 {
+    if m.ftz && fmt.id == F32.id {
         if let Decoded::Finite { neg, sig, .. } = d {
             if sig < 1 << F32.man_bits {
                 d = Decoded::Zero { neg };
@@ -358,7 +358,7 @@ pub fn float_to_integral(fmt: &FloatFormat, bits: u64, round: Round, m: Modifier
 }
 
 /// Converts a float to an integer: `cvt.irnd{.ftz}{.sat}.dtype.atype`.
-#[inline]
+#[inline(always)]
 pub fn float_to_int(src: &FloatFormat, dst: IntFormat, bits: u64, round: Round, m: Modifiers) -> Converted {
     let mut flags = Flags::default();
     let d = decode(src, bits);
@@ -366,7 +366,7 @@ pub fn float_to_int(src: &FloatFormat, dst: IntFormat, bits: u64, round: Round, 
         Decoded::Nan { .. } => {
             // "1. Zero if source is not `.f64` and destination is not
             // `.s64`, `.u64`. 2. Otherwise 1 << (BitWidth(dst) - 1)"
-            let v = if src != &F64 && dst.bits != 64 {
+            let v = if src.id != F64.id && dst.bits != 64 {
                 0
             } else {
                 1u64 << (dst.bits - 1)
@@ -376,7 +376,7 @@ pub fn float_to_int(src: &FloatFormat, dst: IntFormat, bits: u64, round: Round, 
         Decoded::Zero { .. } => (false, 0u128),
         Decoded::Inf { neg } => (neg, u128::MAX),
         Decoded::Finite { neg, sig, exp } => {
-            if m.ftz && src == &F32 && sig < 1 << F32.man_bits {
+            if m.ftz && src.id == F32.id && sig < 1 << F32.man_bits {
                 flags |= Flags::FLUSHED;
                 (neg, 0)
             } else {
@@ -412,7 +412,7 @@ pub fn float_to_int(src: &FloatFormat, dst: IntFormat, bits: u64, round: Round, 
 }
 
 /// Converts an integer to a float: `cvt.frnd{.ftz}{.sat}.dtype.atype`.
-#[inline]
+#[inline(always)]
 pub fn int_to_float(src: IntFormat, dst: &FloatFormat, bits: u64, round: Round, m: Modifiers) -> Converted {
     let v = src.read(bits);
     let out = if v == 0 {

@@ -24,6 +24,8 @@ pub enum Specials {
 pub struct FloatFormat {
     /// The PTX name without the pack suffix (`f16`, `e4m3`).
     pub name: &'static str,
+    /// A small number unique to the format (for fast dispatch).
+    pub id: u8,
     pub exp_bits: u32,
     /// Stored significand bits (the leading bit is implicit).
     pub man_bits: u32,
@@ -138,9 +140,10 @@ impl IntFormat {
 }
 
 macro_rules! float {
-    ($name:ident = $text:literal ($e:literal, $m:literal, $signed:literal, $sp:ident, $nan:expr)) => {
+    ($name:ident = $text:literal #$id:literal ($e:literal, $m:literal, $signed:literal, $sp:ident, $nan:expr)) => {
         pub const $name: FloatFormat = FloatFormat {
             name: $text,
+            id: $id,
             exp_bits: $e,
             man_bits: $m,
             signed: $signed,
@@ -155,17 +158,32 @@ macro_rules! float {
 // and `.f64` are the encodings sm_90 produces for `.relu` and for NaN inputs
 // (see `nan.rs` and corpus/cvt/hardware); `.e4m3` has one NaN per sign and
 // `.e5m2` takes the all-ones pattern, as sm_90 does.
-float!(F16 = "f16" (5, 10, true, Ieee, Some(0x7fff)));
-float!(BF16 = "bf16" (8, 7, true, Ieee, Some(0x7fff)));
-float!(TF32 = "tf32" (8, 10, true, Ieee, Some(0x7fff_ffff)));
-float!(F32 = "f32" (8, 23, true, Ieee, Some(0x7fff_ffff)));
-float!(F64 = "f64" (11, 52, true, Ieee, Some(0x7fff_ffff_ffff_ffff)));
-float!(E4M3 = "e4m3" (4, 3, true, NanOnly, Some(0x7f)));
-float!(E5M2 = "e5m2" (5, 2, true, Ieee, Some(0x7f)));
-float!(E2M3 = "e2m3" (2, 3, true, Finite, None));
-float!(E3M2 = "e3m2" (3, 2, true, Finite, None));
-float!(E2M1 = "e2m1" (2, 1, true, Finite, None));
-float!(UE8M0 = "ue8m0" (8, 0, false, ExponentOnly, Some(0xff)));
+float!(F16 = "f16" #0 (5, 10, true, Ieee, Some(0x7fff)));
+float!(BF16 = "bf16" #1 (8, 7, true, Ieee, Some(0x7fff)));
+float!(TF32 = "tf32" #2 (8, 10, true, Ieee, Some(0x7fff_ffff)));
+float!(F32 = "f32" #3 (8, 23, true, Ieee, Some(0x7fff_ffff)));
+float!(F64 = "f64" #4 (11, 52, true, Ieee, Some(0x7fff_ffff_ffff_ffff)));
+float!(E4M3 = "e4m3" #5 (4, 3, true, NanOnly, Some(0x7f)));
+float!(E5M2 = "e5m2" #6 (5, 2, true, Ieee, Some(0x7f)));
+float!(E2M3 = "e2m3" #7 (2, 3, true, Finite, None));
+float!(E3M2 = "e3m2" #8 (3, 2, true, Finite, None));
+float!(E2M1 = "e2m1" #9 (2, 1, true, Finite, None));
+float!(UE8M0 = "ue8m0" #10 (8, 0, false, ExponentOnly, Some(0xff)));
+
+/// The formats' ids, for patterns.
+pub mod id {
+    pub const F16: u8 = 0;
+    pub const BF16: u8 = 1;
+    pub const TF32: u8 = 2;
+    pub const F32: u8 = 3;
+    pub const F64: u8 = 4;
+    pub const E4M3: u8 = 5;
+    pub const E5M2: u8 = 6;
+    pub const E2M3: u8 = 7;
+    pub const E3M2: u8 = 8;
+    pub const E2M1: u8 = 9;
+    pub const UE8M0: u8 = 10;
+}
 
 /// Every float format, for lookups and tests.
 pub static FLOATS: &[FloatFormat] = &[F16, BF16, TF32, F32, F64, E4M3, E5M2, E2M3, E3M2, E2M1, UE8M0];
@@ -269,6 +287,14 @@ mod tests {
         assert_eq!(E2M1.max_norm(), 0x7);
         assert_eq!(UE8M0.max_norm(), 0xfe);
         assert_eq!(F32.max_norm(), f32::MAX.to_bits() as u64);
+    }
+
+    #[test]
+    fn ids_are_unique_and_named() {
+        let ids = [id::F16, id::BF16, id::TF32, id::F32, id::F64, id::E4M3, id::E5M2, id::E2M3, id::E3M2, id::E2M1, id::UE8M0];
+        for (f, i) in FLOATS.iter().zip(ids) {
+            assert_eq!(f.id, i, "{}", f.name);
+        }
     }
 
     #[test]

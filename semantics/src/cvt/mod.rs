@@ -4,6 +4,7 @@
 //! rules are `convert.rs`, NaN results `nan.rs`, `cvt.pack` is `pack.rs`.
 
 pub mod convert;
+mod dispatch;
 pub mod format;
 pub mod nan;
 pub mod pack;
@@ -228,7 +229,7 @@ impl CvtOp {
                 let mut out = lanes_result();
                 for lane in 0..lanes as usize {
                     let round = self.round_for_lane(sources, lane)?;
-                    let c = convert::float_to_float(&src, &of, sources[lane], round, self.mods);
+                    let c = dispatch::float_to_float(&src, &of, sources[lane] & mask(src.width()), round, self.mods);
                     place(&mut out, c, lanes, lane_bits, lane);
                 }
                 Ok(out)
@@ -244,7 +245,7 @@ impl CvtOp {
                         });
                     }
                     let round = self.round_for_lane(sources, lane)?;
-                    let c = convert::float_to_float(&s, &d, v, round, self.mods);
+                    let c = dispatch::float_to_float(&s, &d, v, round, self.mods);
                     place(&mut out, c, lanes, dl, lane);
                 }
                 Ok(out)
@@ -259,13 +260,13 @@ impl CvtOp {
         let a = a & mask(src.width());
         match (dst, src) {
             (Format::Int(d), Format::Int(s)) => convert::int_to_int(s, d, a, self.mods.sat),
-            (Format::Int(d), Format::Float(s)) => convert::float_to_int(&s, d, a, round, self.mods),
-            (Format::Float(d), Format::Int(s)) => convert::int_to_float(s, &d, a, round, self.mods),
+            (Format::Int(d), Format::Float(s)) => dispatch::float_to_int(&s, d, a, round, self.mods),
+            (Format::Float(d), Format::Int(s)) => dispatch::int_to_float(s, &d, a, round, self.mods),
             (Format::Float(d), Format::Float(s)) => {
                 if self.integer_rounding && d == s {
                     convert::float_to_integral(&d, a, round, self.mods)
                 } else {
-                    convert::float_to_float(&s, &d, a, round, self.mods)
+                    dispatch::float_to_float(&s, &d, a, round, self.mods)
                 }
             }
             // Packs are handled by `eval`.

@@ -54,7 +54,7 @@ pub enum Decoded {
 }
 
 /// Reads an encoding of `fmt` (the low `fmt.width()` bits of `bits`).
-#[inline]
+#[inline(always)]
 pub fn decode(fmt: &FloatFormat, bits: u64) -> Decoded {
     let m = fmt.man_bits;
     let neg = bits & fmt.sign_mask() != 0;
@@ -103,11 +103,50 @@ pub fn decode(fmt: &FloatFormat, bits: u64) -> Decoded {
 
 /// Rounds `sig` to a multiple of `2^shift` and divides by it, returning the
 /// kept part and whether anything was discarded.
-#[inline]
+#[inline(always)]
 fn round_sig(neg: bool, sig: u64, shift: u32, mode: Round) -> (u64, bool) {
     if shift == 0 {
         return (sig, false);
     }
+    if shift < 64 {
+        // The common case, in 64-bit arithmetic.
+        let kept = sig >> shift;
+        let rem = sig & ((1u64 << shift) - 1);
+        if rem == 0 {
+            return (kept, false);
+        }
+        let half = 1u64 << (shift - 1);
+        let up = match mode {
+            Round::NearestEven => rem > half || (rem == half && kept & 1 == 1),
+            Round::NearestAway => rem >= half,
+            Round::TowardZero => false,
+            Round::Down => neg,
+            Round::Up => !neg,
+            Round::Stochastic { .. } => return round_sig_wide(neg, sig, shift, mode),
+        };
+        return (kept + up as u64, true);
+    }
+    if !matches!(mode, Round::Stochastic { .. }) {
+        // Everything is discarded: the value lies below one half unless the
+        // shift is exactly 64 and the top bit is set.
+        let half_or_more = shift == 64 && sig >> 63 == 1;
+        let above_half = half_or_more && sig << 1 != 0;
+        let up = match mode {
+            Round::NearestEven => above_half,
+            Round::NearestAway => half_or_more,
+            Round::TowardZero => false,
+            Round::Down => neg,
+            Round::Up => !neg,
+            Round::Stochastic { .. } => false,
+        };
+        return (up as u64, true);
+    }
+    round_sig_wide(neg, sig, shift, mode)
+}
+
+/// [`round_sig`] in 128-bit arithmetic, for shifts of 64 and more and for
+/// stochastic rounding.
+fn round_sig_wide(neg: bool, sig: u64, shift: u32, mode: Round) -> (u64, bool) {
     // Beyond 64 every bit is discarded and the rest lies below one half.
     let (kept, rem, half) = if shift <= 64 {
         let s = sig as u128;
@@ -157,7 +196,7 @@ pub struct Rounded {
 }
 
 /// Rounds `sig * 2^exp` (`sig != 0`) into `fmt`.
-#[inline]
+#[inline(always)]
 pub fn round_to_float(fmt: &FloatFormat, neg: bool, sig: u64, exp: i32, mode: Round) -> Rounded {
     let p = fmt.precision() as i32;
     let top = exp + 63 - sig.leading_zeros() as i32;
@@ -187,7 +226,7 @@ pub fn round_to_float(fmt: &FloatFormat, neg: bool, sig: u64, exp: i32, mode: Ro
 
 /// Encodes a rounded, in-range value (no overflow). A zero significand
 /// encodes a signed zero; formats without zero are the caller's concern.
-#[inline]
+#[inline(always)]
 pub fn encode(fmt: &FloatFormat, r: &Rounded) -> u64 {
     let sign = if r.neg { fmt.sign_mask() } else { 0 };
     if r.sig == 0 {
