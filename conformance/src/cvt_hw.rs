@@ -45,7 +45,13 @@ impl HwForm {
         if exhaustive_possible(&self.conv) {
             s.push(("exhaustive", InputSet::Exhaustive));
         } else {
-            s.push(("random", InputSet::Random { count: random, seed }));
+            s.push((
+                "random",
+                InputSet::Random {
+                    count: random,
+                    seed,
+                },
+            ));
         }
         s
     }
@@ -54,7 +60,13 @@ impl HwForm {
     /// over all 2^32 inputs through a digest).
     pub fn f32_sources(&self) -> bool {
         match &self.conv {
-            Conversion::Cvt(op) => op.src == Format::from_ptx(".f32").unwrap() && !matches!(op.round, Some(ptx_semantics::cvt::round::Round::Stochastic { .. })),
+            Conversion::Cvt(op) => {
+                op.src == Format::from_ptx(".f32").unwrap()
+                    && !matches!(
+                        op.round,
+                        Some(ptx_semantics::cvt::round::Round::Stochastic { .. })
+                    )
+            }
             Conversion::Pack(_) => false,
         }
     }
@@ -113,7 +125,10 @@ pub fn kernel(f: &HwForm, version: &str, target: &str) -> String {
     let operands = match &f.conv {
         // The `x4` forms take a vector of four sources and `rbits`.
         Conversion::Cvt(op) if op.source_count() == 5 => {
-            format!("%d, {{{}, {}, {}, {}}}, {}", srcs[0], srcs[1], srcs[2], srcs[3], srcs[4])
+            format!(
+                "%d, {{{}, {}, {}, {}}}, {}",
+                srcs[0], srcs[1], srcs[2], srcs[3], srcs[4]
+            )
         }
         _ => format!("%d, {}", srcs.join(", ")),
     };
@@ -189,7 +204,11 @@ pub fn model_digest(f: &HwForm, threads: usize) -> u64 {
             .map(|t| {
                 s.spawn(move || {
                     let lo = t * chunk;
-                    let hi = if t + 1 == threads as u64 { 1u64 << 32 } else { lo + chunk };
+                    let hi = if t + 1 == threads as u64 {
+                        1u64 << 32
+                    } else {
+                        lo + chunk
+                    };
                     let mut sum = 0u64;
                     let mut row = [0u64; 2];
                     for x in lo..hi {
@@ -225,7 +244,11 @@ pub fn forms(version: &str, target: &str) -> Vec<HwForm> {
     };
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
-    for form in cat.forms.iter().filter(|f| matches!(f.row.instr, "cvt" | "cvt.pack")) {
+    for form in cat
+        .forms
+        .iter()
+        .filter(|f| matches!(f.row.instr, "cvt" | "cvt.pack"))
+    {
         for text in spellings(form) {
             if seen.contains(&text) {
                 continue;
@@ -236,14 +259,27 @@ pub fn forms(version: &str, target: &str) -> Vec<HwForm> {
             let Ok(conv) = Conversion::from_binding(&b) else {
                 continue;
             };
+            // "A source register wider than the specified type may be used,
+            // except when the source operand has `.bf16` or `.bf16x2`
+            // format" (and ptxas 13.0 asks the same of the integer partner
+            // of a `.bf16`): exact registers there.
+            let exact = text.contains(".bf16");
             let hw = HwForm {
-                dest_reg: reg_bits(conv.dest_width()).max(match conv {
-                    // Narrow integers land in a 32-bit register, to see the
-                    // sign extension.
-                    Conversion::Cvt(op) if matches!(op.dst, Format::Int(_)) => 32,
-                    _ => 16,
-                }),
-                source_regs: conv.source_widths().into_iter().map(reg_bits).collect(),
+                dest_reg: if exact {
+                    conv.dest_width()
+                } else {
+                    reg_bits(conv.dest_width()).max(match conv {
+                        // Narrow integers land in a 32-bit register, to see
+                        // the sign extension.
+                        Conversion::Cvt(op) if matches!(op.dst, Format::Int(_)) => 32,
+                        _ => 16,
+                    })
+                },
+                source_regs: conv
+                    .source_widths()
+                    .into_iter()
+                    .map(|w| if exact { w } else { reg_bits(w) })
+                    .collect(),
                 text: text.clone(),
                 conv,
             };
@@ -262,10 +298,9 @@ pub fn forms(version: &str, target: &str) -> Vec<HwForm> {
 /// The digest of a set of outputs: `sum(mix(mix(i) ^ out[i]))` over a
 /// block of rows.
 pub fn block_digest(start: usize, outputs: &[u64]) -> u64 {
-    outputs
-        .iter()
-        .enumerate()
-        .fold(0u64, |acc, (i, &o)| acc.wrapping_add(mix(mix((start + i) as u64) ^ o)))
+    outputs.iter().enumerate().fold(0u64, |acc, (i, &o)| {
+        acc.wrapping_add(mix(mix((start + i) as u64) ^ o))
+    })
 }
 
 /// Rows per digest block in the baseline.
@@ -279,10 +314,18 @@ mod tests {
     fn sm90_forms_include_the_common_conversions() {
         let f = forms("8.7", "sm_90");
         let texts: Vec<&str> = f.iter().map(|f| f.text.as_str()).collect();
-        for want in ["cvt.rn.f16.f32", "cvt.rzi.s32.f32", "cvt.f32.f16", "cvt.rn.satfinite.e4m3x2.f32", "cvt.pack.sat.u8.s32.b32"] {
+        for want in [
+            "cvt.rn.f16.f32",
+            "cvt.rzi.s32.f32",
+            "cvt.f32.f16",
+            "cvt.rn.satfinite.e4m3x2.f32",
+            "cvt.pack.sat.u8.s32.b32",
+        ] {
             assert!(texts.contains(&want), "{want} missing");
         }
         // sm_90 has no FP4 or .rs
-        assert!(!texts.iter().any(|t| t.contains("e2m1") || t.contains(".rs.")));
+        assert!(!texts
+            .iter()
+            .any(|t| t.contains("e2m1") || t.contains(".rs.")));
     }
 }

@@ -33,6 +33,17 @@ pub enum CvtHwCommand {
     Compare(CompareArgs),
     /// List the forms (one per line).
     List,
+    /// The model's digests over all 2^32 inputs of the `.f32`-source forms
+    /// in part K of N (`--part 1/4`), one line per form.
+    Digest(DigestArgs),
+}
+
+#[derive(Args)]
+pub struct DigestArgs {
+    #[arg(long, default_value = "1/1")]
+    pub part: String,
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
 }
 
 #[derive(Args)]
@@ -72,6 +83,30 @@ pub fn run(cmd: CvtHwCommand) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         CvtHwCommand::Gen(a) => gen(&a),
+        CvtHwCommand::Digest(a) => {
+            let (k, n) = a
+                .part
+                .split_once('/')
+                .and_then(|(k, n)| Some((k.parse::<usize>().ok()?, n.parse::<usize>().ok()?)))
+                .filter(|(k, n)| *k >= 1 && k <= n)
+                .context("--part K/N")?;
+            let all: Vec<HwForm> = forms(VERSION, TARGET)
+                .into_iter()
+                .filter(|f| f.f32_sources())
+                .collect();
+            for (i, f) in all.iter().enumerate() {
+                if i % n == k - 1 {
+                    let start = std::time::Instant::now();
+                    println!(
+                        "{}\t{:016x}\t{:.1}s",
+                        f.text,
+                        model_digest(f, a.threads),
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         CvtHwCommand::Compare(a) => compare(&a),
     }
 }
@@ -102,9 +137,15 @@ fn gen(a: &GenArgs) -> Result<ExitCode> {
     let mut manifest = String::new();
     let mut written = std::collections::HashSet::new();
     for (id, f) in forms.iter().enumerate() {
-        std::fs::write(a.out.join(format!("k/{id}.ptx")), kernel(f, VERSION, TARGET))?;
+        std::fs::write(
+            a.out.join(format!("k/{id}.ptx")),
+            kernel(f, VERSION, TARGET),
+        )?;
         if f.f32_sources() {
-            std::fs::write(a.out.join(format!("dg/{id}.ptx")), digest_kernel(f, VERSION, TARGET))?;
+            std::fs::write(
+                a.out.join(format!("dg/{id}.ptx")),
+                digest_kernel(f, VERSION, TARGET),
+            )?;
         }
         write!(manifest, "{id}\t{}\t{}", f.text, f.source_regs.len())?;
         for (name, set) in f.sets(a.random, SEED) {
@@ -148,12 +189,18 @@ fn compare(a: &CompareArgs) -> Result<ExitCode> {
     let ptxas: HashMap<String, String> = std::fs::read_to_string(a.dir.join("ptxas.tsv"))
         .unwrap_or_default()
         .lines()
-        .filter_map(|l| l.split_once('\t').map(|(k, v)| (k.to_string(), v.to_string())))
+        .filter_map(|l| {
+            l.split_once('\t')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+        })
         .collect();
     let gpu_digests: HashMap<String, String> = std::fs::read_to_string(a.dir.join("digests.tsv"))
         .unwrap_or_default()
         .lines()
-        .filter_map(|l| l.split_once('\t').map(|(k, v)| (k.to_string(), v.to_string())))
+        .filter_map(|l| {
+            l.split_once('\t')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+        })
         .collect();
     std::fs::create_dir_all(&a.baseline)?;
     let mut table = String::from(
@@ -162,7 +209,13 @@ fn compare(a: &CompareArgs) -> Result<ExitCode> {
     let mut edge = String::from("# form\tGPU outputs on the edge set, in row order (hex)\n");
     let mut report = String::new();
     let mut digest_report = String::from("# form\tgpu digest\tmodel digest\tverdict\n");
-    let mut total = Tally { rows: 0, mismatches: 0, examples: vec![] };
+    let mut total = Tally {
+        rows: 0,
+        mismatches: 0,
+        examples: vec![],
+    };
+    let mut gpu_digest_names =
+        String::from("# form\tGPU digest over all 2^32 inputs: sum of mix(mix(x) ^ d)\n");
     for line in manifest.lines() {
         let cols: Vec<&str> = line.split('\t').collect();
         if cols.len() < 4 {
@@ -191,16 +244,27 @@ fn compare(a: &CompareArgs) -> Result<ExitCode> {
                     continue;
                 }
             };
-            let mut t = Tally { rows: 0, mismatches: 0, examples: vec![] };
+            let mut t = Tally {
+                rows: 0,
+                mismatches: 0,
+                examples: vec![],
+            };
+            // Digests are over the outputs with the bits the spec leaves
+            // unspecified cleared.
+            let mut masked = outputs.clone();
             for (i, row) in rows.chunks_exact(k).enumerate() {
                 let got = outputs.get(i).copied().unwrap_or(!0);
+                if let (Some((_, dc)), Some(m)) = (f.model(row), masked.get_mut(i)) {
+                    *m &= !dc;
+                }
                 t.rows += 1;
                 match f.model(row) {
                     Some((want, dc)) if (want ^ got) & !dc == 0 => {}
                     Some((want, _)) => {
                         t.mismatches += 1;
                         if t.examples.len() < 8 {
-                            t.examples.push(format!("{text} {row:x?}: gpu {got:#x} model {want:#x}"));
+                            t.examples
+                                .push(format!("{text} {row:x?}: gpu {got:#x} model {want:#x}"));
                         }
                     }
                     // Undefined in the model: the hardware value is an
@@ -212,7 +276,7 @@ fn compare(a: &CompareArgs) -> Result<ExitCode> {
                 let outs: Vec<String> = outputs.iter().map(|v| format!("{v:x}")).collect();
                 writeln!(edge, "{text}\t{}", outs.join(" "))?;
             }
-            let digests: Vec<String> = outputs
+            let digests: Vec<String> = masked
                 .chunks(BLOCK)
                 .enumerate()
                 .map(|(b, c)| format!("{:016x}", block_digest(b * BLOCK, c)))
@@ -232,6 +296,9 @@ fn compare(a: &CompareArgs) -> Result<ExitCode> {
             total.mismatches += t.mismatches;
         }
         table.push('\n');
+        if let Some(g) = gpu_digests.get(id) {
+            writeln!(gpu_digest_names, "{text}\t{}", g.trim())?;
+        }
         if a.digest_threads > 0 && f.f32_sources() {
             if let Some(g) = gpu_digests.get(id) {
                 let m = format!("{:016x}", model_digest(f, a.digest_threads));
@@ -245,6 +312,7 @@ fn compare(a: &CompareArgs) -> Result<ExitCode> {
     std::io::Write::write_all(&mut gz, edge.as_bytes())?;
     std::fs::write(a.baseline.join("edge.tsv.gz"), gz.finish()?)?;
     std::fs::write(a.baseline.join("compare.txt"), &report)?;
+    std::fs::write(a.baseline.join("gpu-digest32.tsv"), gpu_digest_names)?;
     if a.digest_threads > 0 {
         std::fs::write(a.baseline.join("digest32.tsv"), digest_report)?;
     }
@@ -268,5 +336,8 @@ pub fn input_key(f: &HwForm) -> String {
 
 /// Used by tests: the forms by text.
 pub fn forms_by_text() -> HashMap<String, HwForm> {
-    forms(VERSION, TARGET).into_iter().map(|f| (f.text.clone(), f)).collect()
+    forms(VERSION, TARGET)
+        .into_iter()
+        .map(|f| (f.text.clone(), f))
+        .collect()
 }

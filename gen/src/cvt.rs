@@ -37,7 +37,11 @@ pub fn exhaustive_possible(conv: &Conversion) -> bool {
 
 fn cvt_vectors(op: &CvtOp, set: InputSet) -> Vec<Vec<u64>> {
     let n = op.source_count();
-    let stochastic = n > 1 && matches!(op.round, Some(ptx_semantics::cvt::round::Round::Stochastic { .. }));
+    let stochastic = n > 1
+        && matches!(
+            op.round,
+            Some(ptx_semantics::cvt::round::Round::Stochastic { .. })
+        );
     let values = n - stochastic as usize;
     let base: Vec<u64> = match set {
         // The whole 16-bit register: narrower sources also show that only
@@ -65,7 +69,15 @@ fn cvt_vectors(op: &CvtOp, set: InputSet) -> Vec<Vec<u64>> {
 
 /// Random bits for `.rs`: zero, all ones, single bits and carry points.
 fn rbits_values() -> Vec<u64> {
-    let mut v = vec![0, 0xffff_ffff, 0x1fff_1fff, 0x1000_1000, 0x0fff_0fff, 0x8000_8000, 0x7fff_7fff];
+    let mut v = vec![
+        0,
+        0xffff_ffff,
+        0x1fff_1fff,
+        0x1000_1000,
+        0x0fff_0fff,
+        0x8000_8000,
+        0x7fff_7fff,
+    ];
     for b in 0..32 {
         v.push(1 << b);
     }
@@ -92,7 +104,11 @@ fn pack_vectors(sources: usize, set: InputSet) -> Vec<Vec<u64>> {
     let len = base.len();
     (0..len * if set == InputSet::Edge { len } else { 1 })
         .map(|i| {
-            let (x, y) = if set == InputSet::Edge { (i / len, i % len) } else { (i, (i * 7 + 3) % len) };
+            let (x, y) = if set == InputSet::Edge {
+                (i / len, i % len)
+            } else {
+                (i, (i * 7 + 3) % len)
+            };
             let mut row = vec![base[x % len], base[y]];
             if sources == 3 {
                 row.push(base[(x + y) % len] ^ 0xa5a5_5a5a);
@@ -108,7 +124,11 @@ pub fn edge_values(src: &Format, dst: &Format) -> Vec<u64> {
     match src {
         Format::Float(s) => float_source_edges(s, dst, &mut out),
         Format::Int(s) => int_source_edges(s, &mut out),
-        Format::Pack { of, lanes, lane_bits } => {
+        Format::Pack {
+            of,
+            lanes,
+            lane_bits,
+        } => {
             // Each lane takes every edge value of its format, next to
             // different partners in the other lanes.
             let mut lane_vals = Vec::new();
@@ -203,14 +223,22 @@ fn float_source_edges(s: &FloatFormat, dst: &Format, out: &mut Vec<u64>) {
     // The source's own specials and boundaries.
     let all_ones_exp = ((1u64 << s.exp_bits) - 1) << s.man_bits;
     let man_mask = (1u64 << s.man_bits) - 1;
-    positives.extend([0, 1, 2, man_mask, man_mask + 1, s.max_norm(), s.max_norm() - 1]);
+    positives.extend([
+        0,
+        1,
+        2,
+        man_mask,
+        man_mask + 1,
+        s.max_norm(),
+        s.max_norm() - 1,
+    ]);
     if s.specials == Specials::Ieee {
         positives.extend([
-            all_ones_exp,                          // infinity
+            all_ones_exp,                           // infinity
             all_ones_exp | (1 << (s.man_bits - 1)), // quiet NaN
-            all_ones_exp | 1,                      // signalling NaN, lowest payload bit
-            all_ones_exp | man_mask,               // every payload bit
-            all_ones_exp | (man_mask >> 1),        // signalling, all other bits
+            all_ones_exp | 1,                       // signalling NaN, lowest payload bit
+            all_ones_exp | man_mask,                // every payload bit
+            all_ones_exp | (man_mask >> 1),         // signalling, all other bits
         ]);
     } else {
         positives.push(all_ones_exp | man_mask);
@@ -241,7 +269,9 @@ fn encode_exact(s: &FloatFormat, x: f64) -> Option<u64> {
         let d = ptx_semantics::cvt::round::decode(s, bits);
         match d {
             ptx_semantics::cvt::round::Decoded::Zero { .. } => x == 0.0,
-            ptx_semantics::cvt::round::Decoded::Finite { sig, exp, .. } => sig as f64 * 2f64.powi(exp) == x,
+            ptx_semantics::cvt::round::Decoded::Finite { sig, exp, .. } => {
+                sig as f64 * 2f64.powi(exp) == x
+            }
             _ => false,
         }
     })
@@ -330,8 +360,8 @@ mod tests {
             0x477f_f001,    // just above it
             0x3300_0000,    // half the smallest subnormal
             0x3300_0001,
-            0x33c0_0000,    // 1.5 times the smallest subnormal
-            0x3f80_1000,    // 1 + half an f16 ulp
+            0x33c0_0000, // 1.5 times the smallest subnormal
+            0x3f80_1000, // 1 + half an f16 ulp
             0x7fc0_0000,
             0xff80_0000,
             0x7f80_0001,
@@ -352,8 +382,20 @@ mod tests {
     #[test]
     fn same_seed_same_vectors() {
         let c = conv("cvt.rn.f16x2.f32");
-        let a = vectors(&c, InputSet::Random { count: 1000, seed: 7 });
-        let b = vectors(&c, InputSet::Random { count: 1000, seed: 7 });
+        let a = vectors(
+            &c,
+            InputSet::Random {
+                count: 1000,
+                seed: 7,
+            },
+        );
+        let b = vectors(
+            &c,
+            InputSet::Random {
+                count: 1000,
+                seed: 7,
+            },
+        );
         assert_eq!(a, b);
         assert!(a.iter().all(|r| r.len() == 2));
     }
@@ -363,7 +405,15 @@ mod tests {
         let v = vectors(&conv("cvt.rzi.s32.f32"), InputSet::Edge);
         let flat: Vec<u64> = v.iter().map(|r| r[0]).collect();
         // 2^31, 2^32, 2^63, 2^64, 2.5, -0.5, the largest f32 below 2^31
-        for want in [0x4f00_0000u64, 0x4f80_0000, 0x5f00_0000, 0x5f80_0000, 0x4020_0000, 0xbf00_0000, 0x4eff_ffff] {
+        for want in [
+            0x4f00_0000u64,
+            0x4f80_0000,
+            0x5f00_0000,
+            0x5f80_0000,
+            0x4020_0000,
+            0xbf00_0000,
+            0x4eff_ffff,
+        ] {
             assert!(flat.contains(&want), "{want:#x} missing");
         }
     }

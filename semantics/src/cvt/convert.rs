@@ -98,28 +98,37 @@ pub struct Modifiers {
     pub satfinite: bool,
 }
 
-pub const FTZ_CLAUSE: &str = "PTX ISA 9.7.9.21: \"Modifier `.ftz` may be specified to flush single-precision \
+pub const FTZ_CLAUSE: &str =
+    "PTX ISA 9.7.9.21: \"Modifier `.ftz` may be specified to flush single-precision \
      subnormal inputs and results to sign-preserving zero.\"";
-pub const SAT_FLOAT_CLAUSE: &str = "PTX ISA 9.7.9.21: \"For floating-point destination types, `.sat` limits \
+pub const SAT_FLOAT_CLAUSE: &str =
+    "PTX ISA 9.7.9.21: \"For floating-point destination types, `.sat` limits \
      the result to the range [0.0, 1.0]. `NaN` results are flushed to positive zero.\"";
-pub const SAT_INT_CLAUSE: &str = "PTX ISA 9.7.9.21: \"For integer destination types, `.sat` limits the result \
+pub const SAT_INT_CLAUSE: &str =
+    "PTX ISA 9.7.9.21: \"For integer destination types, `.sat` limits the result \
      to `MININT..MAXINT` for the size of the operation.\"";
-pub const CLAMP_CLAUSE: &str = "PTX ISA 9.7.9.21: \"For float-to-integer conversions, the result is clamped to \
+pub const CLAMP_CLAUSE: &str =
+    "PTX ISA 9.7.9.21: \"For float-to-integer conversions, the result is clamped to \
      the destination range by default\"";
-pub const RELU_CLAUSE: &str = "PTX ISA 9.7.9.21: \"`.relu` clamps the result to 0 if negative. `NaN` results \
+pub const RELU_CLAUSE: &str =
+    "PTX ISA 9.7.9.21: \"`.relu` clamps the result to 0 if negative. `NaN` results \
      are converted to canonical `NaN`.\"";
 pub const SATFINITE_CLAUSE: &str = "PTX ISA 9.7.9.21: \"If the absolute value of input (ignoring sign) is \
      greater than MAX_NORM of the specified destination format, then the result is sign-preserved MAX_NORM \
      of the destination format and a positive MAX_NORM in `.ue8m0x2` for which the destination sign is not \
      supported.\"";
-pub const SATFINITE_NAN_CLAUSE: &str = "PTX ISA 9.7.9.21: \"For `.e2m1x2`, `.e2m3x2`, `.e3m2x2`, `.e2m1x4`, \
+pub const SATFINITE_NAN_CLAUSE: &str =
+    "PTX ISA 9.7.9.21: \"For `.e2m1x2`, `.e2m3x2`, `.e3m2x2`, `.e2m1x4`, \
      `.e2m3x4`, `.e3m2x4` destination formats `NaN` results are converted to positive MAX_NORM.\"";
-pub const INT_NAN_CLAUSE: &str = "PTX ISA 9.7.9.21: \"In float-to-integer conversions, depending upon \
+pub const INT_NAN_CLAUSE: &str =
+    "PTX ISA 9.7.9.21: \"In float-to-integer conversions, depending upon \
      conversion types, `NaN` input results in following value: 1. Zero if source is not `.f64` and \
      destination is not `.s64`, `.u64`. 2. Otherwise 1 << (BitWidth(dst) - 1)\"";
-pub const UE8M0_SIGN_CLAUSE: &str = "PTX ISA 9.7.9.21 is silent on negative inputs to `.ue8m0x2` below \
+pub const UE8M0_SIGN_CLAUSE: &str =
+    "PTX ISA 9.7.9.21 is silent on negative inputs to `.ue8m0x2` below \
      MAX_NORM (the format has no sign): the result is unspecified";
-pub const UE8M0_ZERO_CLAUSE: &str = "PTX ISA 9.7.9.21 is silent on inputs below the smallest `.ue8m0` value \
+pub const UE8M0_ZERO_CLAUSE: &str =
+    "PTX ISA 9.7.9.21 is silent on inputs below the smallest `.ue8m0` value \
      (2^-127; the format has no zero): the result is unspecified";
 
 /// Whether the register form of `fmt` is `.tf32` (an `.f32` layout whose low
@@ -156,9 +165,10 @@ pub fn float_to_float(
         }
     }
     let out = match d {
-        Decoded::Nan { neg, payload } => {
+        Decoded::Nan { .. } => {
             flags |= Flags::NAN_INPUT;
-            return nan_to_float(src, dst, neg, payload, m, flags);
+            let rule = nan::rule(src, dst, Some(round), false, m.ftz, m.satfinite);
+            return nan_to_float(src, dst, bits, rule, m, flags);
         }
         Decoded::Zero { neg } => zero(dst, neg, flags),
         Decoded::Inf { neg } => infinity(dst, neg, m, flags),
@@ -169,7 +179,17 @@ pub fn float_to_float(
     } else {
         out
     };
-    post(dst, out, m)
+    post(dst, tf32_layout(dst, out), m)
+}
+
+/// `.tf32` results live in an `.f32` layout: the value's bits shifted up
+/// past the 13 low bits (NaNs are written in that layout already).
+#[inline(always)]
+fn tf32_layout(dst: &FloatFormat, mut c: Converted) -> Converted {
+    if dst.id == TF32.id {
+        c.bits <<= 13;
+    }
+    c
 }
 
 /// A NaN source: the destination's NaN under `.relu`/`.satfinite`/`.sat`
@@ -177,8 +197,8 @@ pub fn float_to_float(
 fn nan_to_float(
     src: &FloatFormat,
     dst: &FloatFormat,
-    neg: bool,
-    payload: u64,
+    bits: u64,
+    rule: nan::NanRule,
     m: Modifiers,
     flags: Flags,
 ) -> Converted {
@@ -188,11 +208,12 @@ fn nan_to_float(
     match dst.canonical_nan {
         None => {
             // FP6/FP4 have no NaN: `.satfinite` (mandatory) gives +MAX_NORM.
-            Converted::of(dst.max_norm(), flags | Flags::SATURATED).with_clause(SATFINITE_NAN_CLAUSE)
+            Converted::of(dst.max_norm(), flags | Flags::SATURATED)
+                .with_clause(SATFINITE_NAN_CLAUSE)
         }
         Some(canonical) if m.relu => Converted::of(canonical, flags).with_clause(RELU_CLAUSE),
         Some(_) => {
-            let (bits, unspecified, clause) = nan::nan_result(src, dst, neg, payload);
+            let (bits, unspecified, clause) = nan::nan_result(src, dst, bits, rule);
             let mut c = Converted::of(bits, flags);
             c.unspecified = unspecified;
             if unspecified != 0 {
@@ -246,12 +267,28 @@ fn finite(
         // unspecified.
         let r = round_to_float(dst, false, sig, exp, round);
         if r.overflow || m.relu {
-            return Converted::of(if m.relu { 0 } else { dst.max_norm() }, flags | Flags::SATURATED)
-                .with_clause(if m.relu { RELU_CLAUSE } else { SATFINITE_CLAUSE });
+            return Converted::of(
+                if m.relu { 0 } else { dst.max_norm() },
+                flags | Flags::SATURATED,
+            )
+            .with_clause(if m.relu {
+                RELU_CLAUSE
+            } else {
+                SATFINITE_CLAUSE
+            });
         }
         let mut c = Converted::of(encode(dst, &r), flags | Flags::UNSPECIFIED);
         c.unspecified = 0xff;
         return c.with_clause(UE8M0_SIGN_CLAUSE);
+    }
+    // Results: sm_90 flushes a result that is tiny after rounding to the
+    // destination's precision with an unbounded exponent (IEEE 754
+    // "tininess after rounding"): just below 2^-126, a value that rounds up
+    // to 2^-126 is kept.
+    if m.ftz && dst.id == F32.id && tiny_after_rounding(&F32, neg, sig, exp, round) {
+        let sign = if neg { F32.sign_mask() } else { 0 };
+        return Converted::of(sign, flags | Flags::FLUSHED | Flags::INEXACT)
+            .with_clause(FTZ_CLAUSE);
     }
     let r = round_to_float(dst, neg, sig, exp, round);
     if r.inexact {
@@ -282,12 +319,25 @@ fn finite(
         return c.with_clause(UE8M0_ZERO_CLAUSE);
     }
     let bits = encode(dst, &r);
-    // Results: flush single-precision subnormals.
-    if m.ftz && dst.id == F32.id && r.sig != 0 && r.sig < 1 << F32.man_bits {
-        let sign = if neg { F32.sign_mask() } else { 0 };
-        return Converted::of(sign, flags | Flags::FLUSHED).with_clause(FTZ_CLAUSE);
+    Converted::of(bits, flags)
+}
+
+/// Whether `sig * 2^exp` lies below the format's smallest normal number
+/// after rounding to its precision with no lower exponent limit.
+#[inline(always)]
+fn tiny_after_rounding(fmt: &FloatFormat, neg: bool, sig: u64, exp: i32, round: Round) -> bool {
+    let top = exp + 63 - sig.leading_zeros() as i32;
+    if top >= fmt.emin() {
+        return false;
     }
-    Converted::of(stored(dst, bits), flags)
+    let p = fmt.precision() as i32;
+    let q = top - (p - 1);
+    if q <= exp {
+        return true;
+    }
+    let (kept, _) = super::round::round_sig_pub(neg, sig, (q - exp) as u32, round);
+    // A carry out of the precision reaches the next binade.
+    !(kept >> p == 1 && top + 1 >= fmt.emin())
 }
 
 /// `.relu` and `.sat` on a float result.
@@ -301,7 +351,11 @@ fn post(dst: &FloatFormat, mut c: Converted, m: Modifiers) -> Converted {
     if is_neg {
         c.bits = 0;
         c.flags |= Flags::SATURATED;
-        return c.with_clause(if m.relu { RELU_CLAUSE } else { SAT_FLOAT_CLAUSE });
+        return c.with_clause(if m.relu {
+            RELU_CLAUSE
+        } else {
+            SAT_FLOAT_CLAUSE
+        });
     }
     if m.sat {
         // Above 1.0 (infinity included) limits to 1.0.
@@ -331,9 +385,10 @@ pub fn float_to_integral(fmt: &FloatFormat, bits: u64, round: Round, m: Modifier
         }
     }
     let out = match d {
-        Decoded::Nan { neg, payload } => {
+        Decoded::Nan { .. } => {
             flags |= Flags::NAN_INPUT;
-            return nan_to_float(fmt, fmt, neg, payload, m, flags);
+            let rule = nan::rule(fmt, fmt, Some(round), true, m.ftz, m.satfinite);
+            return nan_to_float(fmt, fmt, bits, rule, m, flags);
         }
         Decoded::Zero { neg } => zero(fmt, neg, flags),
         Decoded::Inf { neg } => infinity(fmt, neg, m, flags),
@@ -359,7 +414,13 @@ pub fn float_to_integral(fmt: &FloatFormat, bits: u64, round: Round, m: Modifier
 
 /// Converts a float to an integer: `cvt.irnd{.ftz}{.sat}.dtype.atype`.
 #[inline(always)]
-pub fn float_to_int(src: &FloatFormat, dst: IntFormat, bits: u64, round: Round, m: Modifiers) -> Converted {
+pub fn float_to_int(
+    src: &FloatFormat,
+    dst: IntFormat,
+    bits: u64,
+    round: Round,
+    m: Modifiers,
+) -> Converted {
     let mut flags = Flags::default();
     let d = decode(src, bits);
     let (neg, mag) = match d {
@@ -413,13 +474,27 @@ pub fn float_to_int(src: &FloatFormat, dst: IntFormat, bits: u64, round: Round, 
 
 /// Converts an integer to a float: `cvt.frnd{.ftz}{.sat}.dtype.atype`.
 #[inline(always)]
-pub fn int_to_float(src: IntFormat, dst: &FloatFormat, bits: u64, round: Round, m: Modifiers) -> Converted {
+pub fn int_to_float(
+    src: IntFormat,
+    dst: &FloatFormat,
+    bits: u64,
+    round: Round,
+    m: Modifiers,
+) -> Converted {
     let v = src.read(bits);
     let out = if v == 0 {
         zero(dst, false, Flags::default())
     } else {
         let neg = v < 0;
-        finite(dst, neg, v.unsigned_abs() as u64, 0, round, m, Flags::default())
+        finite(
+            dst,
+            neg,
+            v.unsigned_abs() as u64,
+            0,
+            round,
+            m,
+            Flags::default(),
+        )
     };
     post(dst, out, m)
 }

@@ -4,7 +4,9 @@
 //! chooses which copy of it runs.
 
 use super::convert::{self, Converted, Modifiers};
-use super::format::{id, FloatFormat, IntFormat, BF16, E2M1, E2M3, E3M2, E4M3, E5M2, F16, F32, F64, TF32, UE8M0};
+use super::format::{
+    id, FloatFormat, IntFormat, BF16, E2M1, E2M3, E3M2, E4M3, E5M2, F16, F32, F64, TF32, UE8M0,
+};
 use super::round::Round;
 
 macro_rules! pairs {
@@ -17,7 +19,13 @@ macro_rules! pairs {
 }
 
 #[inline]
-pub fn float_to_float(s: &FloatFormat, d: &FloatFormat, a: u64, round: Round, m: Modifiers) -> Converted {
+pub fn float_to_float(
+    s: &FloatFormat,
+    d: &FloatFormat,
+    a: u64,
+    round: Round,
+    m: Modifiers,
+) -> Converted {
     pairs!(s, d, a, round, m;
         (F32, F16), (F32, BF16), (F32, TF32), (F32, F64), (F32, E4M3), (F32, E5M2),
         (F32, E2M3), (F32, E3M2), (F32, E2M1), (F32, UE8M0),
@@ -29,7 +37,13 @@ pub fn float_to_float(s: &FloatFormat, d: &FloatFormat, a: u64, round: Round, m:
 }
 
 #[inline]
-pub fn float_to_int(s: &FloatFormat, d: IntFormat, a: u64, round: Round, m: Modifiers) -> Converted {
+pub fn float_to_int(
+    s: &FloatFormat,
+    d: IntFormat,
+    a: u64,
+    round: Round,
+    m: Modifiers,
+) -> Converted {
     match s.id {
         id::F32 => convert::float_to_int(&F32, d, a, round, m),
         id::F64 => convert::float_to_int(&F64, d, a, round, m),
@@ -40,7 +54,13 @@ pub fn float_to_int(s: &FloatFormat, d: IntFormat, a: u64, round: Round, m: Modi
 }
 
 #[inline]
-pub fn int_to_float(s: IntFormat, d: &FloatFormat, a: u64, round: Round, m: Modifiers) -> Converted {
+pub fn int_to_float(
+    s: IntFormat,
+    d: &FloatFormat,
+    a: u64,
+    round: Round,
+    m: Modifiers,
+) -> Converted {
     match d.id {
         id::F32 => convert::int_to_float(s, &F32, a, round, m),
         id::F64 => convert::int_to_float(s, &F64, a, round, m),

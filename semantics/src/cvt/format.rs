@@ -154,13 +154,13 @@ macro_rules! float {
 }
 
 // One line per format: exponent bits, stored significand bits, sign,
-// specials, canonical NaN. The canonical NaNs of `.f16`, `.bf16`, `.f32`
-// and `.f64` are the encodings sm_90 produces for `.relu` and for NaN inputs
-// (see `nan.rs` and corpus/cvt/hardware); `.e4m3` has one NaN per sign and
-// `.e5m2` takes the all-ones pattern, as sm_90 does.
+// specials, canonical NaN. The canonical NaNs are the encodings sm_90
+// produces for `.relu` and for NaN inputs where it canonicalises (see
+// `nan.rs` and corpus/cvt/hardware); `.tf32`'s is written in its register
+// (`.f32`) layout, low 13 bits clear.
 float!(F16 = "f16" #0 (5, 10, true, Ieee, Some(0x7fff)));
 float!(BF16 = "bf16" #1 (8, 7, true, Ieee, Some(0x7fff)));
-float!(TF32 = "tf32" #2 (8, 10, true, Ieee, Some(0x7fff_ffff)));
+float!(TF32 = "tf32" #2 (8, 10, true, Ieee, Some(0x7fff_e000)));
 float!(F32 = "f32" #3 (8, 23, true, Ieee, Some(0x7fff_ffff)));
 float!(F64 = "f64" #4 (11, 52, true, Ieee, Some(0x7fff_ffff_ffff_ffff)));
 float!(E4M3 = "e4m3" #5 (4, 3, true, NanOnly, Some(0x7f)));
@@ -186,7 +186,9 @@ pub mod id {
 }
 
 /// Every float format, for lookups and tests.
-pub static FLOATS: &[FloatFormat] = &[F16, BF16, TF32, F32, F64, E4M3, E5M2, E2M3, E3M2, E2M1, UE8M0];
+pub static FLOATS: &[FloatFormat] = &[
+    F16, BF16, TF32, F32, F64, E4M3, E5M2, E2M3, E3M2, E2M1, UE8M0,
+];
 
 /// A `cvt` operand type: a scalar, or a pack of `lanes` narrow values
 /// (`.f16x2`, `.e4m3x4`) each held in `lane_bits` bits.
@@ -205,7 +207,13 @@ impl Format {
     /// The format a PTX type qualifier names (`.s32`, `.e4m3x2`).
     pub fn from_ptx(name: &str) -> Option<Format> {
         let int = |bits, signed| Some(Format::Int(IntFormat { bits, signed }));
-        let pack = |of, lanes, lane_bits| Some(Format::Pack { of, lanes, lane_bits });
+        let pack = |of, lanes, lane_bits| {
+            Some(Format::Pack {
+                of,
+                lanes,
+                lane_bits,
+            })
+        };
         match name.strip_prefix('.').unwrap_or(name) {
             "u8" => int(8, false),
             "u16" => int(16, false),
@@ -278,7 +286,10 @@ mod tests {
         assert_eq!(value(&E3M2), 28.0);
         assert_eq!(value(&E2M1), 6.0);
         assert_eq!(value(&UE8M0), 2f64.powi(127));
-        assert_eq!(value(&BF16), f32::MAX as f64 - 2f64.powi(104) * (2f64.powi(16) - 1.0));
+        assert_eq!(
+            value(&BF16),
+            f32::MAX as f64 - 2f64.powi(104) * (2f64.powi(16) - 1.0)
+        );
         assert_eq!(F16.max_norm(), 0x7bff);
         assert_eq!(E4M3.max_norm(), 0x7e);
         assert_eq!(E5M2.max_norm(), 0x7b);
@@ -291,7 +302,19 @@ mod tests {
 
     #[test]
     fn ids_are_unique_and_named() {
-        let ids = [id::F16, id::BF16, id::TF32, id::F32, id::F64, id::E4M3, id::E5M2, id::E2M3, id::E3M2, id::E2M1, id::UE8M0];
+        let ids = [
+            id::F16,
+            id::BF16,
+            id::TF32,
+            id::F32,
+            id::F64,
+            id::E4M3,
+            id::E5M2,
+            id::E2M3,
+            id::E3M2,
+            id::E2M1,
+            id::UE8M0,
+        ];
         for (f, i) in FLOATS.iter().zip(ids) {
             assert_eq!(f.id, i, "{}", f.name);
         }
@@ -299,7 +322,9 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for name in [".u8", ".s64", ".f16", ".bf16x2", ".e2m1x4", ".ue8m0x2", ".tf32"] {
+        for name in [
+            ".u8", ".s64", ".f16", ".bf16x2", ".e2m1x4", ".ue8m0x2", ".tf32",
+        ] {
             assert_eq!(Format::from_ptx(name).unwrap().ptx_name(), name);
         }
         assert_eq!(Format::from_ptx(".e2m1x4").unwrap().width(), 16);

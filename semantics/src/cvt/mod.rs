@@ -143,7 +143,8 @@ impl Conversion {
     }
 }
 
-const FP6_INPUT_CLAUSE: &str = "PTX ISA 9.7.9.21: \"Each 8-bit input value with 2 MSB bits 0 in operand `a` is \
+const FP6_INPUT_CLAUSE: &str =
+    "PTX ISA 9.7.9.21: \"Each 8-bit input value with 2 MSB bits 0 in operand `a` is \
      converted to `.f16` type\": an input whose 2 MSBs are not 0 is outside the form";
 const RS_F16_CLAUSE: &str = "PTX ISA 9.7.9.21: \"13 LSBs from upper 16-bits are used as random bits for operand \
      `a` with 3 MSBs are 0 and 13 LSBs from lower 16-bits are used as random bits for operand `b` with 3 MSBs \
@@ -225,16 +226,40 @@ impl CvtOp {
     /// Applies the form to its sources.
     pub fn eval(&self, sources: &[u64]) -> Result<Converted, Undefined> {
         match (self.dst, self.src) {
-            (Format::Pack { of, lanes, lane_bits }, Format::Float(src)) => {
+            (
+                Format::Pack {
+                    of,
+                    lanes,
+                    lane_bits,
+                },
+                Format::Float(src),
+            ) => {
                 let mut out = lanes_result();
                 for lane in 0..lanes as usize {
                     let round = self.round_for_lane(sources, lane)?;
-                    let c = dispatch::float_to_float(&src, &of, sources[lane] & mask(src.width()), round, self.mods);
+                    let c = dispatch::float_to_float(
+                        &src,
+                        &of,
+                        sources[lane] & mask(src.width()),
+                        round,
+                        self.mods,
+                    );
                     place(&mut out, c, lanes, lane_bits, lane);
                 }
                 Ok(out)
             }
-            (Format::Pack { of: d, lanes, lane_bits: dl }, Format::Pack { of: s, lane_bits: sl, .. }) => {
+            (
+                Format::Pack {
+                    of: d,
+                    lanes,
+                    lane_bits: dl,
+                },
+                Format::Pack {
+                    of: s,
+                    lane_bits: sl,
+                    ..
+                },
+            ) => {
                 let mut out = lanes_result();
                 for lane in 0..lanes as usize {
                     let shift = (lanes as usize - 1 - lane) as u32 * sl;
@@ -260,8 +285,12 @@ impl CvtOp {
         let a = a & mask(src.width());
         match (dst, src) {
             (Format::Int(d), Format::Int(s)) => convert::int_to_int(s, d, a, self.mods.sat),
-            (Format::Int(d), Format::Float(s)) => dispatch::float_to_int(&s, d, a, round, self.mods),
-            (Format::Float(d), Format::Int(s)) => dispatch::int_to_float(s, &d, a, round, self.mods),
+            (Format::Int(d), Format::Float(s)) => {
+                dispatch::float_to_int(&s, d, a, round, self.mods)
+            }
+            (Format::Float(d), Format::Int(s)) => {
+                dispatch::int_to_float(s, &d, a, round, self.mods)
+            }
             (Format::Float(d), Format::Float(s)) => {
                 if self.integer_rounding && d == s {
                     convert::float_to_integral(&d, a, round, self.mods)

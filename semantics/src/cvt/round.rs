@@ -45,12 +45,23 @@ impl Round {
 /// A decoded value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decoded {
-    Zero { neg: bool },
-    Inf { neg: bool },
+    Zero {
+        neg: bool,
+    },
+    Inf {
+        neg: bool,
+    },
     /// `payload` is the stored significand field.
-    Nan { neg: bool, payload: u64 },
+    Nan {
+        neg: bool,
+        payload: u64,
+    },
     /// `sig * 2^exp`, `sig != 0`.
-    Finite { neg: bool, sig: u64, exp: i32 },
+    Finite {
+        neg: bool,
+        sig: u64,
+        exp: i32,
+    },
 }
 
 /// Reads an encoding of `fmt` (the low `fmt.width()` bits of `bits`).
@@ -90,7 +101,11 @@ pub fn decode(fmt: &FloatFormat, bits: u64) -> Decoded {
         if man == 0 {
             Decoded::Zero { neg }
         } else {
-            Decoded::Finite { neg, sig: man, exp: q }
+            Decoded::Finite {
+                neg,
+                sig: man,
+                exp: q,
+            }
         }
     } else {
         Decoded::Finite {
@@ -150,7 +165,11 @@ fn round_sig_wide(neg: bool, sig: u64, shift: u32, mode: Round) -> (u64, bool) {
     // Beyond 64 every bit is discarded and the rest lies below one half.
     let (kept, rem, half) = if shift <= 64 {
         let s = sig as u128;
-        ((s >> shift) as u64, s & ((1u128 << shift) - 1), 1u128 << (shift - 1))
+        (
+            (s >> shift) as u64,
+            s & ((1u128 << shift) - 1),
+            1u128 << (shift - 1),
+        )
     } else {
         (0, sig as u128, u128::MAX)
     };
@@ -179,6 +198,12 @@ fn round_sig_wide(neg: bool, sig: u64, shift: u32, mode: Round) -> (u64, bool) {
         }
     };
     (kept + up as u64, true)
+}
+
+/// [`round_sig`] for the rest of the crate.
+#[inline(always)]
+pub(crate) fn round_sig_pub(neg: bool, sig: u64, shift: u32, mode: Round) -> (u64, bool) {
+    round_sig(neg, sig, shift.min(65), mode)
 }
 
 /// A finite value rounded to a float format's precision and exponent range

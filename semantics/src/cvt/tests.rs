@@ -98,7 +98,10 @@ fn packing_puts_a_in_the_upper_half() {
     );
     // "the value converted from the upper 16 bits of input `a` is stored in
     // the upper 8 bits of `d`"
-    assert_eq!(eval("cvt.rn.satfinite.e4m3x2.f16x2", &[0x3c00_bc00]), 0x38b8);
+    assert_eq!(
+        eval("cvt.rn.satfinite.e4m3x2.f16x2", &[0x3c00_bc00]),
+        0x38b8
+    );
     assert_eq!(eval("cvt.rn.f16x2.e4m3x2", &[0x38b8]), 0x3c00_bc00);
     // e2m1: 1.0 = 0x2, 6.0 = 0x7; a in bits 7:4.
     assert_eq!(
@@ -161,7 +164,10 @@ fn float_to_int_rules() {
     // rounding to integers: 2.5 -> 2 (rni), 3 (rpi), -2.5 -> -3 (rmi)
     assert_eq!(eval("cvt.rni.s32.f32", &[0x4020_0000]), 2);
     assert_eq!(eval("cvt.rpi.s32.f32", &[0x4020_0000]), 3);
-    assert_eq!(eval("cvt.rmi.s32.f32", &[0xc020_0000]), (-3i32) as u32 as u64);
+    assert_eq!(
+        eval("cvt.rmi.s32.f32", &[0xc020_0000]),
+        (-3i32) as u32 as u64
+    );
     assert_eq!(eval("cvt.rni.s8.f32", &[0x4300_0000]), 127);
     // .ftz flushes a subnormal input before rounding up
     assert_eq!(eval("cvt.rpi.s32.f32", &[0x0000_0001]), 1);
@@ -197,7 +203,10 @@ fn sat_and_integral_rounding() {
     assert_eq!(eval("cvt.rni.f32.f32", &[0x4020_0000]), 0x4000_0000);
     assert_eq!(eval("cvt.rni.f32.f32", &[0xbf00_0000]), 0x8000_0000);
     assert_eq!(eval("cvt.rpi.f32.f32", &[0x3f00_0000]), 0x3f80_0000);
-    assert_eq!(eval("cvt.rzi.f64.f64", &[0x4004_0000_0000_0000]), 0x4000_0000_0000_0000);
+    assert_eq!(
+        eval("cvt.rzi.f64.f64", &[0x4004_0000_0000_0000]),
+        0x4000_0000_0000_0000
+    );
     // widening is exact
     assert_eq!(eval("cvt.f32.f16", &[0x3c00]), 0x3f80_0000);
     assert_eq!(eval("cvt.f32.f16", &[0x0001]), 0x3380_0000);
@@ -211,10 +220,22 @@ fn sat_and_integral_rounding() {
 #[test]
 fn cvt_pack_saturates_and_fills_from_c() {
     // cvt.pack.sat.u8.s32.b32 %r7, %r8, %r9, %r4: d = { c[15:0], a, b }
-    assert_eq!(eval("cvt.pack.sat.u8.s32.b32", &[300, 5, 0xabcd]), 0xabcd_ff05);
-    assert_eq!(eval("cvt.pack.sat.s16.s32", &[(-40000i32) as u32 as u64, 7]), 0x8000_0007);
-    assert_eq!(eval("cvt.pack.sat.s2.s32.b32", &[(-5i32) as u32 as u64, 1, 0]), 0b1001);
-    assert_eq!(eval("cvt.pack.sat.u4.s32.b32", &[3, 20, 0xffff_ffff]), 0xffff_ff3f);
+    assert_eq!(
+        eval("cvt.pack.sat.u8.s32.b32", &[300, 5, 0xabcd]),
+        0xabcd_ff05
+    );
+    assert_eq!(
+        eval("cvt.pack.sat.s16.s32", &[(-40000i32) as u32 as u64, 7]),
+        0x8000_0007
+    );
+    assert_eq!(
+        eval("cvt.pack.sat.s2.s32.b32", &[(-5i32) as u32 as u64, 1, 0]),
+        0b1001
+    );
+    assert_eq!(
+        eval("cvt.pack.sat.u4.s32.b32", &[3, 20, 0xffff_ffff]),
+        0xffff_ff3f
+    );
 }
 
 #[test]
@@ -235,6 +256,9 @@ fn fp6_inputs_with_high_bits_are_undefined() {
 fn operand_count_is_checked() {
     assert!(matches!(
         op("cvt.rn.f16x2.f32").eval(&[1]),
-        Err(EvalError::OperandCount { expected: 2, got: 1 })
+        Err(EvalError::OperandCount {
+            expected: 2,
+            got: 1
+        })
     ));
 }
