@@ -13,7 +13,7 @@ use crate::model::{self, Axiom, Dynamic, Exec, Model, Violation};
 use crate::program::{ModelError, Program};
 use crate::rel::{members, Rel, MAX_EVENTS};
 use crate::thread::{traces, Domains, Trace};
-use ptx_litmus::{Expr, Litmus, Quantifier, Value};
+use ptx_litmus::{Expr, Instr, Litmus, Quantifier, Value};
 use std::collections::{BTreeMap, HashMap};
 
 /// What the search found.
@@ -111,36 +111,52 @@ fn run(test: &Litmus, model: Model, witness: bool) -> Result<Verdict, ModelError
 }
 
 /// The values each physical location may hold: its initial value and what
-/// some write may store, found by running every thread on the values known
-/// so far until nothing new appears (at most one round per read, since a
-/// value can only flow through a chain of distinct reads).
-fn value_domains(p: &Program<'_>) -> Result<Domains, ModelError> {
+/// some write may store. Found in rounds: each round runs every thread on
+/// the values known after the previous round. A value that needs a chain of
+/// k reads appears by round k, and with loops unrolled once a chain has at
+/// most one read per reading instruction, so the rounds stop there.
+pub fn value_domains(p: &Program<'_>) -> Result<Domains, ModelError> {
     let mut d: Domains = p.locs.iter().map(|l| vec![p.locs[l.phys].init]).collect();
-    let reads: usize = p.test.threads.iter().map(|t| t.code.len()).sum();
-    for _ in 0..=reads {
-        let mut changed = false;
+    let reads = p
+        .test
+        .threads
+        .iter()
+        .flat_map(|t| &t.code)
+        .filter(|i| {
+            matches!(
+                i,
+                Instr::Load { .. }
+                    | Instr::Atom { .. }
+                    | Instr::Red { .. }
+                    | Instr::CpAsync { .. }
+                    | Instr::CpAsyncBulk { .. }
+            )
+        })
+        .count();
+    for _ in 0..reads {
+        let mut next = d.clone();
         for t in 0..p.test.threads.len() {
             for tr in traces(p, t, &d)? {
                 for e in &tr.events {
                     if let (true, Some(l)) = (e.is_write(), e.loc) {
                         let phys = p.locs[l].phys;
-                        if !d[phys].contains(&e.value) {
-                            d[phys].push(e.value);
-                            changed = true;
+                        if !next[phys].contains(&e.value) {
+                            next[phys].push(e.value);
                         }
                     }
                 }
             }
         }
-        if !changed {
+        for l in 0..next.len() {
+            let phys = p.locs[l].phys;
+            if phys != l {
+                next[l] = next[phys].clone();
+            }
+        }
+        if next == d {
             break;
         }
-    }
-    for l in 0..d.len() {
-        let phys = p.locs[l].phys;
-        if phys != l {
-            d[l] = d[phys].clone();
-        }
+        d = next;
     }
     Ok(d)
 }
