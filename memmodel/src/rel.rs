@@ -225,7 +225,7 @@ mod tests {
         assert_eq!(r.opt().row(2), 0b1100);
         assert_eq!(
             r.restrict(0b0011, 0b0110).pairs().collect::<Vec<_>>(),
-            vec![(0, 1)]
+            vec![(0, 1), (1, 2)]
         );
     }
 
