@@ -4,3 +4,4 @@
 pub mod check;
 pub mod legality;
 pub mod legality_cmd;
+pub mod litmus_cmd;
