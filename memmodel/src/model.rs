@@ -137,6 +137,10 @@ pub struct Exec<'p> {
     pub vloc: Rel,
     /// Both threads in one CTA.
     pub scta: Rel,
+    /// Both performed through the same proxy.
+    pub same_proxy: Rel,
+    /// `sr`: both have a scope, and each scope includes the other's thread.
+    pub sr: Rel,
     pub ms: Rel,
     pub release_pattern: Rel,
     pub acquire_pattern: Rel,
@@ -156,16 +160,48 @@ impl<'p> Exec<'p> {
     ) -> Exec<'p> {
         let n = events.len();
         let sets = sets(&events);
-        let same =
-            |f: &dyn Fn(&Event, &Event) -> bool| Rel::from_fn(n, |a, b| f(&events[a], &events[b]));
-        let phys = |e: &Event| e.loc.map(|l| prog.locs[l].phys);
-        let generic = |e: &Event| e.loc.map(|l| prog.locs[l].generic);
-        let loc = same(&|a, b| a.is_memory() && b.is_memory() && phys(a) == phys(b));
-        let vloc = same(&|a, b| a.is_memory() && b.is_memory() && generic(a) == generic(b));
-        let scta = same(&|a, b| match (a.thread, b.thread) {
-            (Some(x), Some(y)) => prog.same_cta(x, y),
-            _ => false,
-        });
+        // Pairwise relations through groups: events keyed alike are related.
+        let grouped = |key: &dyn Fn(&Event) -> Option<usize>| {
+            let mut groups: std::collections::HashMap<usize, Set> =
+                std::collections::HashMap::new();
+            for (i, e) in events.iter().enumerate() {
+                if let Some(k) = key(e) {
+                    *groups.entry(k).or_insert(0) |= 1 << i;
+                }
+            }
+            let mut r = Rel::empty(n);
+            for (i, e) in events.iter().enumerate() {
+                if let Some(k) = key(e) {
+                    r.set_row(i, groups[&k]);
+                }
+            }
+            r
+        };
+        let memory = |e: &Event| e.is_memory();
+        let loc = grouped(&|e| e.loc.filter(|_| memory(e)).map(|l| prog.locs[l].phys));
+        let vloc = grouped(&|e| e.loc.filter(|_| memory(e)).map(|l| prog.locs[l].generic));
+        let cta_key = |e: &Event| {
+            e.thread.map(|t| {
+                let (g, cl, c) = prog.places[t as usize];
+                ((g as usize) << 40) | ((cl as usize) << 20) | c as usize
+            })
+        };
+        let scta = grouped(&cta_key);
+        let same_proxy = grouped(&|e| e.proxy.map(|p| p as usize));
+        // `sr`: each event has a scope that includes the other's thread.
+        let mut in_scope = Rel::empty(n);
+        for (a, ea) in events.iter().enumerate() {
+            if let (Some(ta), Some(sa)) = (ea.thread, ea.scope) {
+                let mut row = 0;
+                for (b, eb) in events.iter().enumerate() {
+                    if eb.scope.is_some() && eb.thread.is_some_and(|tb| prog.in_scope(ta, sa, tb)) {
+                        row |= 1 << b;
+                    }
+                }
+                in_scope.set_row(a, row);
+            }
+        }
+        let sr = in_scope.inter(&in_scope.inverse()).irreflexive_part();
         let mut x = Exec {
             prog,
             events,
@@ -177,6 +213,8 @@ impl<'p> Exec<'p> {
             loc,
             vloc,
             scta,
+            same_proxy,
+            sr,
             ms: Rel::empty(n),
             release_pattern: Rel::empty(n),
             acquire_pattern: Rel::empty(n),
@@ -245,17 +283,6 @@ fn sets(events: &[Event]) -> Sets {
     s
 }
 
-/// Whether each of two events is strong, has a scope, and its scope includes
-/// the other's thread (PTX ISA 8.7, first condition, second half).
-fn mutual_scope(p: &Program<'_>, a: &Event, b: &Event) -> bool {
-    match (a.thread, a.scope, b.thread, b.scope) {
-        (Some(ta), Some(sa), Some(tb), Some(sb)) => {
-            p.in_scope(ta, sa, tb) && p.in_scope(tb, sb, ta)
-        }
-        _ => false,
-    }
-}
-
 /// Morally strong (PTX ISA 8.7): "related in program order, or each
 /// operation is strong and specifies a scope that includes the thread
 /// executing the other operation"; "both operations are performed via the
@@ -263,11 +290,8 @@ fn mutual_scope(p: &Program<'_>, a: &Event, b: &Event) -> bool {
 /// overlap completely".
 fn morally_strong(x: &Exec<'_>) -> Rel {
     let s = &x.sets;
-    let ev = &x.events;
     let ordered = x.po.union(&x.po.inverse());
-    let scoped = Rel::from_fn(x.n(), |a, b| {
-        s.strong >> a & 1 == 1 && s.strong >> b & 1 == 1 && mutual_scope(x.prog, &ev[a], &ev[b])
-    });
+    let scoped = x.sr.restrict(s.strong, s.strong);
     let ms1 = ordered.union(&scoped);
     let overlap = match x.model() {
         Model::Ptx60 => &x.loc,
@@ -277,10 +301,7 @@ fn morally_strong(x: &Exec<'_>) -> Rel {
     let ms3 = overlap.restrict(s.m, s.m).union(&not_both_memory);
     let mut ms = ms1.inter(&ms3);
     if x.model() == Model::Ptx75 {
-        let same_proxy = Rel::from_fn(x.n(), |a, b| {
-            ev[a].proxy.is_some() && ev[a].proxy == ev[b].proxy
-        });
-        ms = ms.inter(&same_proxy);
+        ms = ms.inter(&x.same_proxy);
     }
     ms.irreflexive_part()
 }
@@ -311,18 +332,22 @@ fn acquire_pattern(x: &Exec<'_>) -> Rel {
 fn proxy_fence_ops(x: &Exec<'_>) -> Rel {
     let ev = &x.events;
     let locs = &x.prog.locs;
-    Rel::from_fn(x.n(), |f, m| {
-        let (fe, me) = (&ev[f], &ev[m]);
-        if !fe.is_fence() || !me.is_memory() || fe.proxy.is_none() || fe.proxy != me.proxy {
-            return false;
+    let mut r = Rel::empty(x.n());
+    for f in members(x.sets.f) {
+        if ev[f].proxy.is_none() {
+            continue;
         }
-        if let Kind::ProxyFence { space: Some(sp) } = fe.kind {
-            if me.loc.map(|l| locs[l].space) != Some(sp) {
-                return false;
+        let mut row = x.same_proxy.row(f) & x.scta.row(f) & x.sets.m;
+        if let Kind::ProxyFence { space: Some(sp) } = ev[f].kind {
+            for m in members(row) {
+                if ev[m].loc.map(|l| locs[l].space) != Some(sp) {
+                    row &= !(1 << m);
+                }
             }
         }
-        x.scta.contains(f, m)
-    })
+        r.set_row(f, row);
+    }
+    r
 }
 
 /// The relations that depend on a choice of reads-from and of the orders
@@ -392,14 +417,17 @@ pub fn base_causality(x: &Exec<'_>, sync: &Rel) -> Rel {
 pub fn proxy_preserved(x: &Exec<'_>, cb: &Rel) -> Rel {
     let s = &x.sets;
     let gen_m = s.generic & s.m;
+    if gen_m == s.m && s.alias_fence == 0 {
+        // Only generic memory operations and no alias fence: every other
+        // clause relates generic operations already related by the first.
+        return x.vloc.inter(cb).restrict(gen_m, gen_m);
+    }
     let pfo = &x.proxy_fence_ops;
     let cb_pf_inv = cb.inter(&pfo.inverse());
     let cb_pf = cb.inter(pfo);
     let gen = |r: &Rel| r.restrict(gen_m, s.all);
     let to_gen = |r: &Rel| r.restrict(s.all, gen_m);
-    let same_proxy = Rel::from_fn(x.n(), |a, b| {
-        x.events[a].proxy.is_some() && x.events[a].proxy == x.events[b].proxy
-    });
+    let same_proxy = &x.same_proxy;
     let mut r = gen(&x.vloc.inter(cb)).restrict(s.all, gen_m);
     r = r.union(
         &same_proxy

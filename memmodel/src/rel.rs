@@ -91,6 +91,11 @@ impl Rel {
         self.rows[a] |= 1 << b;
     }
 
+    /// Sets the events `a` is related to.
+    pub fn set_row(&mut self, a: usize, row: Set) {
+        self.rows[a] = row;
+    }
+
     /// The events `a` is related to.
     pub fn row(&self, a: usize) -> Set {
         self.rows[a]

@@ -81,20 +81,23 @@ fn run(test: &Litmus, model: Model, witness: bool) -> Result<Verdict, ModelError
             candidates: 0,
         },
     };
-    if per_thread.iter().all(|ts| !ts.is_empty()) {
-        let mut pick = vec![0usize; per_thread.len()];
+    // Traces that differ only in the values read share their structure, so
+    // the relations that do not depend on values are built once per shape.
+    let shapes: Vec<Vec<Vec<usize>>> = per_thread.iter().map(|ts| group_by_shape(ts)).collect();
+    if shapes.iter().all(|g| !g.is_empty()) {
+        let mut pick = vec![0usize; shapes.len()];
         'combos: loop {
-            let chosen: Vec<&Trace> = pick
+            let groups: Vec<&[usize]> = pick
                 .iter()
-                .zip(&per_thread)
-                .map(|(&i, ts)| &ts[i])
+                .zip(&shapes)
+                .map(|(&i, g)| g[i].as_slice())
                 .collect();
-            if s.combination(&chosen)? {
+            if s.shape_combination(&per_thread, &groups)? {
                 break;
             }
-            for (slot, ts) in pick.iter_mut().zip(&per_thread).rev() {
+            for (slot, g) in pick.iter_mut().zip(&shapes).rev() {
                 *slot += 1;
-                if *slot < ts.len() {
+                if *slot < g.len() {
                     continue 'combos;
                 }
                 *slot = 0;
@@ -159,6 +162,38 @@ pub fn value_domains(p: &Program<'_>) -> Result<Domains, ModelError> {
         d = next;
     }
     Ok(d)
+}
+
+/// The orders a shape leaves open, to try under every reads-from choice.
+struct Open {
+    fence_orders: Vec<Rel>,
+    barrier_choices: Vec<Rel>,
+    sync_ext: Rel,
+}
+
+/// Groups a thread's traces by shape: the same events, dependencies and
+/// orders, whatever the values.
+fn group_by_shape(traces: &[Trace]) -> Vec<Vec<usize>> {
+    let same = |a: &Trace, b: &Trace| {
+        a.deps == b.deps
+            && a.rmw == b.rmw
+            && a.aso == b.aso
+            && a.events.len() == b.events.len()
+            && a.events.iter().zip(&b.events).all(|(x, y)| {
+                Event {
+                    value: y.value,
+                    ..x.clone()
+                } == *y
+            })
+    };
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, t) in traces.iter().enumerate() {
+        match groups.iter_mut().find(|g| same(&traces[g[0]], t)) {
+            Some(g) => g.push(i),
+            None => groups.push(vec![i]),
+        }
+    }
+    groups
 }
 
 struct Search<'a> {
@@ -268,13 +303,19 @@ impl Search<'_> {
         }
     }
 
-    /// Considers one trace per thread; returns true when the search is over.
-    fn combination(&mut self, chosen: &[&Trace]) -> Result<bool, ModelError> {
-        let reg = self.regs_of(chosen);
-        if eval(&self.target, &reg, &|_| None) == Truth::False {
-            return Ok(false);
-        }
+    /// Considers one shape of trace per thread, and within it every choice
+    /// of values; returns true when the search is over.
+    fn shape_combination(
+        &mut self,
+        per_thread: &[Vec<Trace>],
+        groups: &[&[usize]],
+    ) -> Result<bool, ModelError> {
         let p = self.prog;
+        let shape: Vec<&Trace> = groups
+            .iter()
+            .zip(per_thread)
+            .map(|(g, ts)| &ts[g[0]])
+            .collect();
         // Events: one initial write per physical location, then each trace.
         let mut events: Vec<Event> = Vec::new();
         for (l, loc) in p.locs.iter().enumerate() {
@@ -294,7 +335,7 @@ impl Search<'_> {
             }
         }
         let mut offsets = Vec::new();
-        for tr in chosen {
+        for tr in &shape {
             offsets.push(events.len());
             events.extend(tr.events.iter().cloned());
         }
@@ -311,28 +352,11 @@ impl Search<'_> {
         let Some(cluster_sync) = cluster_barriers(p, &events) else {
             return Ok(false);
         };
-        // Candidate writes of each read: same physical location, same value.
-        let phys = |e: &Event| e.loc.map(|l| p.locs[l].phys);
-        let reads: Vec<usize> = (0..n).filter(|&i| events[i].is_read()).collect();
-        let mut sources = Vec::new();
-        for &r in &reads {
-            let c: Vec<usize> = (0..n)
-                .filter(|&w| {
-                    events[w].is_write()
-                        && phys(&events[w]) == phys(&events[r])
-                        && events[w].value == events[r].value
-                })
-                .collect();
-            if c.is_empty() {
-                return Ok(false);
-            }
-            sources.push(c);
-        }
         let mut po = Rel::empty(n);
         let mut rmw = Rel::empty(n);
         let mut dep = Rel::empty(n);
         let mut aso = Rel::empty(n);
-        for (tr, &off) in chosen.iter().zip(&offsets) {
+        for (tr, &off) in shape.iter().zip(&offsets) {
             let visible: Vec<usize> = (0..tr.events.len())
                 .filter(|&i| !tr.events[i].is_async)
                 .collect();
@@ -353,18 +377,76 @@ impl Search<'_> {
                 aso.add(off + a, off + b);
             }
         }
-        let x = Exec::new(p, events, po, rmw, dep, aso);
+        let mut x = Exec::new(p, events, po, rmw, dep, aso);
         let sync_ext = mbar_sync.union(&cluster_sync);
         // Fence-SC orders: orientations of the morally strong fence.sc pairs.
         let sc_pairs: Vec<(usize, usize)> =
-            x.ms.union(&scope_pairs(&x))
+            x.ms.union(&x.sr)
                 .restrict(x.sets.f_sc, x.sets.f_sc)
                 .pairs()
                 .filter(|(a, b)| a < b)
                 .collect();
         let mut fence_orders = Vec::new();
         orientations(&Rel::empty(n), &sc_pairs, false, &mut fence_orders);
+        let open = Open {
+            fence_orders,
+            barrier_choices,
+            sync_ext,
+        };
+        let mut pick = vec![0usize; groups.len()];
+        'values: loop {
+            let chosen: Vec<&Trace> = pick
+                .iter()
+                .zip(groups)
+                .zip(per_thread)
+                .map(|((&i, g), ts)| &ts[g[i]])
+                .collect();
+            for (tr, &off) in chosen.iter().zip(&offsets) {
+                for (k, e) in tr.events.iter().enumerate() {
+                    x.events[off + k].value = e.value;
+                }
+            }
+            if self.values(&x, &chosen, &open)? {
+                return Ok(true);
+            }
+            for (slot, g) in pick.iter_mut().zip(groups).rev() {
+                *slot += 1;
+                if *slot < g.len() {
+                    continue 'values;
+                }
+                *slot = 0;
+            }
+            return Ok(false);
+        }
+    }
 
+    /// Considers one trace per thread (values included): every reads-from
+    /// choice that matches values; true when the search is over.
+    fn values(&mut self, x: &Exec<'_>, chosen: &[&Trace], open: &Open) -> Result<bool, ModelError> {
+        let reg = self.regs_of(chosen);
+        if eval(&self.target, &reg, &|_| None) == Truth::False {
+            return Ok(false);
+        }
+        let p = self.prog;
+        let events = &x.events;
+        let n = events.len();
+        // Candidate writes of each read: same physical location, same value.
+        let phys = |e: &Event| e.loc.map(|l| p.locs[l].phys);
+        let reads: Vec<usize> = (0..n).filter(|&i| events[i].is_read()).collect();
+        let mut sources = Vec::new();
+        for &r in &reads {
+            let c: Vec<usize> = (0..n)
+                .filter(|&w| {
+                    events[w].is_write()
+                        && phys(&events[w]) == phys(&events[r])
+                        && events[w].value == events[r].value
+                })
+                .collect();
+            if c.is_empty() {
+                return Ok(false);
+            }
+            sources.push(c);
+        }
         let mut pick = vec![0usize; reads.len()];
         loop {
             self.verdict.candidates += 1;
@@ -375,7 +457,7 @@ impl Search<'_> {
             for (k, &r) in reads.iter().enumerate() {
                 rf.add(sources[k][pick[k]], r);
             }
-            if self.candidate(&x, chosen, &rf, &fence_orders, &barrier_choices, &sync_ext) {
+            if self.candidate(x, chosen, &rf, open) {
                 return Ok(true);
             }
             let mut k = reads.len();
@@ -411,22 +493,14 @@ impl Search<'_> {
 
     /// Checks one reads-from choice under every open order; true when a
     /// consistent execution with the outcome was found.
-    fn candidate(
-        &mut self,
-        x: &Exec<'_>,
-        chosen: &[&Trace],
-        rf: &Rel,
-        fence_orders: &[Rel],
-        barrier_choices: &[Rel],
-        sync_ext: &Rel,
-    ) -> bool {
+    fn candidate(&mut self, x: &Exec<'_>, chosen: &[&Trace], rf: &Rel, open: &Open) -> bool {
         if let Some(v) = model::no_thin_air(x, rf) {
             self.record(x, chosen, None, rf, None, v);
             return false;
         }
-        for sf in fence_orders {
-            for sb in barrier_choices {
-                let d = Dynamic::new(x, rf.clone(), sf.clone(), sb.clone(), sync_ext.clone());
+        for sf in &open.fence_orders {
+            for sb in &open.barrier_choices {
+                let d = Dynamic::new(x, rf.clone(), sf.clone(), sb.clone(), open.sync_ext.clone());
                 if let Some(v) = model::fence_sc(x, &d).or_else(|| model::causality_axiom(&d, None))
                 {
                     self.record(x, chosen, Some(&d), rf, None, v);
@@ -443,6 +517,12 @@ impl Search<'_> {
                         cycle: vec![(a, "cause (same location)", a)],
                     };
                     self.record(x, chosen, Some(&d), rf, Some(&required), v);
+                    continue;
+                }
+                // Adding coherence edges only removes writes from the last
+                // ones, so if the least coherence order cannot give the final
+                // values asked for, no coherence order can.
+                if !self.final_state_matches(x, chosen, &required) {
                     continue;
                 }
                 let choices = model::coherence_choices(x, &required);
@@ -524,21 +604,6 @@ impl Search<'_> {
             }
         }
     }
-}
-
-/// Pairs of events whose scopes include each other's threads (the `sr`
-/// relation), whatever their proxy.
-fn scope_pairs(x: &Exec<'_>) -> Rel {
-    let ev = &x.events;
-    Rel::from_fn(x.n(), |a, b| {
-        a != b
-            && match (ev[a].thread, ev[a].scope, ev[b].thread, ev[b].scope) {
-                (Some(ta), Some(sa), Some(tb), Some(sb)) => {
-                    x.prog.in_scope(ta, sa, tb) && x.prog.in_scope(tb, sb, ta)
-                }
-                _ => false,
-            }
-    })
 }
 
 /// The barrier events of a CTA barrier instance that block unless every one
