@@ -219,10 +219,8 @@ impl<'a> Program<'a> {
                 }
                 self.location(loc)?;
             }
-            Instr::Fence { scope, .. } => {
-                if ptx60 && *scope == Scope::Cluster {
-                    return Err(unsupported(model, "cluster scope"));
-                }
+            Instr::Fence { scope, .. } if ptx60 && *scope == Scope::Cluster => {
+                return Err(unsupported(model, "cluster scope"));
             }
             Instr::ProxyFence(_) if ptx60 => return Err(unsupported(model, "proxy fences")),
             Instr::CpAsync { dst, src, .. } => {
