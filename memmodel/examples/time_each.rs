@@ -1,4 +1,5 @@
-//! Times each test of a Dat3M CSV (a profiling aid): prints the slowest.
+//! Times each test of a litmus CSV (a profiling aid) and prints the slowest:
+//! `cargo run --release -p ptx-memmodel --example time_each -- CSV [ptx7.5|ptx6.0]`
 use std::time::Instant;
 fn main() {
     let mut args = std::env::args().skip(1);
