@@ -21,6 +21,9 @@ pub enum ModelError {
     /// A location name is also an mbarrier.
     #[error("`{0}` is an mbarrier, not a memory location")]
     NotALocation(String),
+    /// A branch names a label its thread does not define.
+    #[error("label `{0}` is not defined in the branching thread")]
+    UnknownLabel(String),
     /// An execution would exceed the event limit of the relation algebra.
     #[error("an execution of this test has more than {0} events")]
     TooManyEvents(usize),

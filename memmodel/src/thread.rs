@@ -457,10 +457,10 @@ fn step(
             let (vb, tb) = s.eval(b);
             s.ctrl |= ta | tb;
             if cond.holds(va, vb) {
-                return Ok(Step::Jump(p.labels[t][target]));
+                return Ok(Step::Jump(label(p, t, target)?));
             }
         }
-        Instr::Goto(target) => return Ok(Step::Jump(p.labels[t][target])),
+        Instr::Goto(target) => return Ok(Step::Jump(label(p, t, target)?)),
         Instr::CpAsync { dst, src, .. } => {
             let (d, sl) = (loc_of(dst), loc_of(src));
             let Some(v) = take(s, stack, domain(sl)) else {
@@ -580,6 +580,13 @@ fn step(
         }
     }
     Ok(Step::Next)
+}
+
+fn label(p: &Program<'_>, t: usize, name: &str) -> Result<usize, ModelError> {
+    p.labels[t]
+        .get(name)
+        .copied()
+        .ok_or_else(|| ModelError::UnknownLabel(name.to_string()))
 }
 
 /// The read of `src` and the write of `dst` of an asynchronous copy, both
