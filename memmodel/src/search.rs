@@ -86,23 +86,17 @@ fn run(test: &Litmus, model: Model, witness: bool) -> Result<Verdict, ModelError
     let shapes: Vec<Vec<Vec<usize>>> = per_thread.iter().map(|ts| group_by_shape(ts)).collect();
     if shapes.iter().all(|g| !g.is_empty()) {
         let mut pick = vec![0usize; shapes.len()];
-        'combos: loop {
+        loop {
             let groups: Vec<&[usize]> = pick
                 .iter()
                 .zip(&shapes)
                 .map(|(&i, g)| g[i].as_slice())
                 .collect();
-            if s.shape_combination(&per_thread, &groups)? {
+            if s.shape_combination(&per_thread, &groups)?
+                || !advance(&mut pick, |k| shapes[k].len())
+            {
                 break;
             }
-            for (slot, g) in pick.iter_mut().zip(&shapes).rev() {
-                *slot += 1;
-                if *slot < g.len() {
-                    continue 'combos;
-                }
-                *slot = 0;
-            }
-            break;
         }
     }
     let found = s.verdict.outcome_found;
@@ -162,6 +156,19 @@ pub fn value_domains(p: &Program<'_>) -> Result<Domains, ModelError> {
         d = next;
     }
     Ok(d)
+}
+
+/// Advances an odometer: `pick[k]` counts up to `len(k)`, the last slot
+/// fastest. False once every combination has been visited.
+fn advance(pick: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
+    for k in (0..pick.len()).rev() {
+        pick[k] += 1;
+        if pick[k] < len(k) {
+            return true;
+        }
+        pick[k] = 0;
+    }
+    false
 }
 
 /// The orders a shape leaves open, to try under every reads-from choice.
@@ -394,7 +401,7 @@ impl Search<'_> {
             sync_ext,
         };
         let mut pick = vec![0usize; groups.len()];
-        'values: loop {
+        loop {
             let chosen: Vec<&Trace> = pick
                 .iter()
                 .zip(groups)
@@ -409,14 +416,9 @@ impl Search<'_> {
             if self.values(&x, &chosen, &open)? {
                 return Ok(true);
             }
-            for (slot, g) in pick.iter_mut().zip(groups).rev() {
-                *slot += 1;
-                if *slot < g.len() {
-                    continue 'values;
-                }
-                *slot = 0;
+            if !advance(&mut pick, |k| groups[k].len()) {
+                return Ok(false);
             }
-            return Ok(false);
         }
     }
 
@@ -460,17 +462,8 @@ impl Search<'_> {
             if self.candidate(x, chosen, &rf, open) {
                 return Ok(true);
             }
-            let mut k = reads.len();
-            loop {
-                if k == 0 {
-                    return Ok(false);
-                }
-                k -= 1;
-                pick[k] += 1;
-                if pick[k] < sources[k].len() {
-                    break;
-                }
-                pick[k] = 0;
+            if !advance(&mut pick, |k| sources[k].len()) {
+                return Ok(false);
             }
         }
     }
@@ -590,17 +583,8 @@ impl Search<'_> {
             if eval(&self.target, &reg, &mem) == Truth::True {
                 return true;
             }
-            let mut k = names.len();
-            loop {
-                if k == 0 {
-                    return false;
-                }
-                k -= 1;
-                pick[k] += 1;
-                if pick[k] < options[k].len() {
-                    break;
-                }
-                pick[k] = 0;
+            if !advance(&mut pick, |k| options[k].len()) {
+                return false;
             }
         }
     }
