@@ -4,5 +4,7 @@
 pub mod check;
 pub mod cvt_hw;
 pub mod cvt_hw_cmd;
+pub mod eval;
 pub mod legality;
 pub mod legality_cmd;
+pub mod litmus_cmd;
