@@ -3,6 +3,10 @@
 
 pub mod baseline;
 pub mod check;
+pub mod cvt_hw;
+pub mod cvt_hw_cmd;
+pub mod eval;
 pub mod exec;
 pub mod legality;
 pub mod legality_cmd;
+pub mod litmus_cmd;

@@ -5,7 +5,7 @@
 //! Exit codes: 0 success (every file legal), 1 a finding (an illegal file),
 //! 2 a usage error or unreadable input.
 
-use ptx_conformance::{check, exec, legality_cmd};
+use ptx_conformance::{check, cvt_hw_cmd, eval, exec, legality_cmd, litmus_cmd};
 
 use clap::{Parser, Subcommand};
 
@@ -30,10 +30,19 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Check(check::CheckArgs),
+    /// Evaluate an instruction form (cvt, cvt.pack) on given operand values.
+    Eval(eval::EvalArgs),
+    /// Decide PTX litmus tests under the PTX memory consistency model.
+    #[command(subcommand)]
+    Litmus(litmus_cmd::LitmusCommand),
+    /// Run a kernel on the simulator.
     Exec(exec::ExecArgs),
     /// Build or compare the ptxas legality corpus (maintainers).
     #[command(hide = true, subcommand)]
     Legality(legality_cmd::LegalityCommand),
+    /// Conversion baselines from a GPU (maintainers).
+    #[command(hide = true, subcommand, name = "cvt-hw")]
+    CvtHw(cvt_hw_cmd::CvtHwCommand),
 }
 
 fn main() -> ExitCode {
@@ -47,8 +56,11 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Check(args) => check::run(args),
+        Command::Eval(args) => eval::run(args),
+        Command::Litmus(cmd) => litmus_cmd::run(cmd),
         Command::Exec(args) => exec::run(args),
         Command::Legality(cmd) => legality_cmd::run(cmd),
+        Command::CvtHw(cmd) => cvt_hw_cmd::run(cmd),
     };
     match result {
         Ok(code) => code,

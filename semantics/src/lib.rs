@@ -5,6 +5,7 @@
 
 pub mod catalogue;
 pub mod check;
+pub mod cvt;
 pub mod opcodes;
 pub mod ptx;
 pub mod sim;

@@ -1,0 +1,237 @@
+//! `conform eval "INSTR" OPERAND...`: evaluates an instruction form whose
+//! operands are registers (`cvt` and `cvt.pack` today) on given source
+//! values, and prints the destination as hex and decoded, with the flags
+//! and the spec clause behind any special case. `--batch` reads one line of
+//! space-separated hex source operands per input from stdin and writes one
+//! line per input: the destination in hex, or `undef`.
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use ptx_semantics::catalogue::Catalogue;
+use ptx_semantics::cvt::format::{FloatFormat, Format};
+use ptx_semantics::cvt::round::{decode, Decoded};
+use ptx_semantics::cvt::{Conversion, CvtOp, EvalError};
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+
+#[derive(Args)]
+#[command(
+    after_help = "Operands are hex bit patterns (0x3f800000) or typed literals: integers (-5) for \
+integer sources, decimals and inf, -inf, nan for float sources (rounded to nearest even).\n\
+Examples:\n  conform eval cvt.rn.f16.f32 1.5\n  conform eval cvt.rn.satfinite.e4m3x2.f32 448 -1e9\n  \
+printf '3f800000\\n7f800001\\n' | conform eval cvt.rn.f16.f32 --batch"
+)]
+pub struct EvalArgs {
+    /// The instruction form, without operands: `cvt.rn.f16.f32`.
+    pub instr: String,
+    /// Source operand values, in operand order (`a`, `b`, ..., `rbits`).
+    #[arg(allow_hyphen_values = true)]
+    pub operands: Vec<String>,
+    /// Read hex source operands from stdin, one input per line; write one
+    /// destination per line (hex, or `undef`).
+    #[arg(long)]
+    pub batch: bool,
+}
+
+fn resolve(instr: &str) -> Result<Conversion> {
+    let text = instr.trim().trim_end_matches(';');
+    if text.contains(char::is_whitespace) {
+        bail!("give the instruction form without operands (for example `cvt.rn.f16.f32`), and the values after it");
+    }
+    let b = Catalogue::get()
+        .resolve_text(text)
+        .map_err(|_| anyhow!("`{text}` is not an instruction form of the catalogue"))?;
+    Conversion::from_binding(&b)
+        .map_err(|e| anyhow!("`{text}`: {e} (conform eval knows cvt and cvt.pack forms)"))
+}
+
+/// The format of source operand `i` of a form.
+fn source_format(conv: &Conversion, i: usize) -> Option<Format> {
+    match conv {
+        Conversion::Cvt(op) if i < op.source_count() - stochastic(op) as usize => Some(op.src),
+        _ => None,
+    }
+}
+
+fn stochastic(op: &CvtOp) -> bool {
+    matches!(
+        op.round,
+        Some(ptx_semantics::cvt::round::Round::Stochastic { .. })
+    )
+}
+
+fn parse_hex(s: &str) -> Option<u64> {
+    let h = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .unwrap_or(s);
+    u64::from_str_radix(h, 16).ok()
+}
+
+/// An operand as bits of its format.
+fn operand_bits(text: &str, fmt: Option<Format>) -> Result<u64> {
+    if text.starts_with("0x") || text.starts_with("0X") {
+        return parse_hex(text).ok_or_else(|| anyhow!("`{text}` is not a hex value"));
+    }
+    match fmt {
+        Some(Format::Int(i)) => {
+            let v: i128 = text
+                .parse()
+                .with_context(|| format!("`{text}` is not an integer"))?;
+            if v < i.min() || v > i.max() {
+                bail!("{text} does not fit {}", Format::Int(i).ptx_name());
+            }
+            Ok(v as u64 & i.mask())
+        }
+        Some(Format::Float(f)) => {
+            let v: f64 = match text.to_ascii_lowercase().as_str() {
+                "nan" => f64::NAN,
+                "-nan" => -f64::NAN,
+                "inf" | "+inf" => f64::INFINITY,
+                "-inf" => f64::NEG_INFINITY,
+                t => t
+                    .parse()
+                    .with_context(|| format!("`{text}` is not a number"))?,
+            };
+            Ok(float_bits(&f, v))
+        }
+        _ => parse_hex(text)
+            .ok_or_else(|| anyhow!("`{text}`: give packed and random-bit operands in hex")),
+    }
+}
+
+/// `v` in format `f`, rounded to nearest even (through the model's own
+/// `cvt.rn.<f>.f64`).
+fn float_bits(f: &FloatFormat, v: f64) -> u64 {
+    if f.name == "f64" {
+        return v.to_bits();
+    }
+    let op = CvtOp {
+        dst: Format::Float(*f),
+        src: Format::from_ptx(".f64").expect("f64"),
+        round: Some(ptx_semantics::cvt::round::Round::NearestEven),
+        integer_rounding: false,
+        mods: Default::default(),
+    };
+    op.eval_scalar(v.to_bits()).bits
+}
+
+/// A value of a format, in words.
+pub fn describe(fmt: &Format, bits: u64) -> String {
+    match fmt {
+        Format::Int(i) => format!("{}", i.read(bits)),
+        Format::Float(f) => describe_float(f, if f.name == "tf32" { bits >> 13 } else { bits }),
+        Format::Pack {
+            of,
+            lanes,
+            lane_bits,
+        } => {
+            let parts: Vec<String> = (0..*lanes)
+                .map(|l| {
+                    let shift = (lanes - 1 - l) * lane_bits;
+                    describe_float(of, (bits >> shift) & ((1u64 << lane_bits) - 1))
+                })
+                .collect();
+            format!("{{{}}}", parts.join(", "))
+        }
+    }
+}
+
+fn describe_float(f: &FloatFormat, bits: u64) -> String {
+    match decode(f, bits) {
+        Decoded::Zero { neg } => (if neg { "-0" } else { "0" }).to_string(),
+        Decoded::Inf { neg } => (if neg { "-inf" } else { "inf" }).to_string(),
+        Decoded::Nan { neg, .. } => (if neg { "-nan" } else { "nan" }).to_string(),
+        Decoded::Finite { neg, sig, exp } => {
+            let v = sig as f64 * 2f64.powi(exp);
+            format!("{}{v:e}", if neg { "-" } else { "" })
+        }
+    }
+}
+
+pub fn run(a: EvalArgs) -> Result<ExitCode> {
+    let conv = resolve(&a.instr)?;
+    if a.batch {
+        return batch(&conv);
+    }
+    let n = conv.source_count();
+    if a.operands.len() != n {
+        bail!(
+            "`{}` takes {n} source operand(s), got {}",
+            a.instr,
+            a.operands.len()
+        );
+    }
+    let sources: Vec<u64> = a
+        .operands
+        .iter()
+        .enumerate()
+        .map(|(i, t)| operand_bits(t, source_format(&conv, i)))
+        .collect::<Result<_>>()?;
+    let width = conv.dest_width();
+    let hex_width = width.div_ceil(4) as usize;
+    match conv.eval(&sources) {
+        Ok(c) => {
+            let dst = match &conv {
+                Conversion::Cvt(op) => Some(op.dst),
+                Conversion::Pack(_) => None,
+            };
+            let decoded =
+                dst.map_or_else(|| format!("{}", c.bits as u32), |d| describe(&d, c.bits));
+            println!("d = 0x{:0hex_width$x}  ({decoded})", c.bits);
+            if c.unspecified != 0 {
+                println!("unspecified bits: 0x{:0hex_width$x}", c.unspecified);
+            }
+            let flags = c.flags.names();
+            if !flags.is_empty() {
+                println!("flags: {}", flags.join(", "));
+            }
+            if let Some(clause) = c.clause {
+                println!("because: {clause}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(EvalError::Undefined(u)) => {
+            println!("d = undefined");
+            println!("because: {}", u.clause);
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn batch(conv: &Conversion) -> Result<ExitCode> {
+    let n = conv.source_count();
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut line = String::new();
+    let mut sources = vec![0u64; n];
+    let mut lineno = 0usize;
+    loop {
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            break;
+        }
+        lineno += 1;
+        let mut k = 0;
+        for word in line.split_ascii_whitespace() {
+            if k == n {
+                bail!("<stdin>:{lineno}: more than {n} operand(s)");
+            }
+            sources[k] =
+                parse_hex(word).ok_or_else(|| anyhow!("<stdin>:{lineno}: `{word}` is not hex"))?;
+            k += 1;
+        }
+        if k != n {
+            bail!("<stdin>:{lineno}: expected {n} operand(s), got {k}");
+        }
+        match conv.eval(&sources) {
+            Ok(c) => writeln!(out, "{:x}", c.bits)?,
+            Err(_) => out.write_all(b"undef\n")?,
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,208 @@
+//! The model against what sm_90 produced (corpus/cvt/hardware/sm_90): every
+//! conversion form ptxas accepted, on its edge set (values compared one by
+//! one), its exhaustive 16-bit sweep or its random set (compared through
+//! digests of 16384-row blocks). Forms listed in divergences.tsv, where the
+//! spec and the hardware disagree, are compared with the form the hardware
+//! behaves as, and the model must differ from the hardware there at least
+//! once (else the entry is stale).
+
+use ptx_conformance::cvt_hw::{block_digest, HwForm, BLOCK};
+use ptx_conformance::cvt_hw_cmd::{forms_by_text, RANDOM_ROWS, SEED};
+use ptx_gen::cvt::vectors;
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::PathBuf;
+
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/cvt/hardware/sm_90")
+}
+
+/// The model's outputs with the bits the spec leaves unspecified cleared
+/// (the baseline's digests clear the same bits of the hardware's outputs).
+fn model_outputs(f: &HwForm, rows: &[Vec<u64>]) -> Vec<u64> {
+    rows.iter()
+        .map(|r| f.model(r).map_or(u64::MAX, |(b, dc)| b & !dc))
+        .collect()
+}
+
+/// sm_90's `cvt.rna.satfinite.tf32.f32` on an all-ones exponent: clear the
+/// low 13 bits, then subtract one `.tf32` unit (so a NaN whose payload was
+/// in the cleared bits becomes MAX_NORM, and one of one unit infinity).
+fn tf32_satfinite_nan(a: u64, model: u64) -> u64 {
+    let t = a & 0xffff_e000;
+    if a & 0x7f80_0000 == 0x7f80_0000 && a & 0x7f_ffff != 0 && (t >> 13) & 0x3ff < 2 {
+        t - 0x2000
+    } else {
+        model
+    }
+}
+
+#[test]
+fn model_reproduces_the_hardware() {
+    let forms = forms_by_text();
+    let table = std::fs::read_to_string(dir().join("forms.tsv")).expect("forms.tsv");
+    let mut gz = String::new();
+    flate2::read::GzDecoder::new(
+        std::fs::File::open(dir().join("edge.tsv.gz")).expect("edge.tsv.gz"),
+    )
+    .read_to_string(&mut gz)
+    .expect("edge.tsv.gz");
+    let edge: HashMap<&str, Vec<u64>> = gz
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(f, v)| {
+            (
+                f,
+                v.split(' ')
+                    .map(|x| u64::from_str_radix(x, 16).unwrap_or(0))
+                    .collect(),
+            )
+        })
+        .collect();
+    let div_text = std::fs::read_to_string(dir().join("divergences.tsv")).expect("divergences.tsv");
+    let divergences: HashMap<&str, &str> = div_text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let mut c = l.split('\t');
+            Some((c.next()?, c.next()?))
+        })
+        .collect();
+
+    let lines: Vec<&str> = table.lines().filter(|l| !l.starts_with('#')).collect();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let parts: Vec<Found> = std::thread::scope(|s| {
+        let handles: Vec<_> = lines
+            .chunks(lines.len().div_ceil(threads))
+            .map(|chunk| {
+                let (forms, edge, divergences) = (&forms, &edge, &divergences);
+                s.spawn(move || check_lines(chunk, forms, edge, divergences))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("checker thread"))
+            .collect()
+    });
+    let mut failures = Vec::new();
+    let (mut checked_forms, mut checked_rows) = (0, 0);
+    let mut divergent_rows: HashMap<&str, usize> = HashMap::new();
+    for (f, n, r, d) in parts {
+        failures.extend(f);
+        checked_forms += n;
+        checked_rows += r;
+        divergent_rows.extend(d);
+    }
+    for form in divergences.keys() {
+        if divergent_rows.get(form).copied().unwrap_or(0) == 0 {
+            failures.push(format!(
+                "{form}: listed as a divergence, but the model agrees with the hardware"
+            ));
+        }
+    }
+    eprintln!("checked {checked_forms} forms, {checked_rows} rows; divergent rows per listed form: {divergent_rows:?}");
+    assert!(
+        failures.is_empty(),
+        "{} differences:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+type Found<'a> = (Vec<String>, usize, usize, HashMap<&'a str, usize>);
+
+fn check_lines<'a>(
+    lines: &[&'a str],
+    forms: &HashMap<String, HwForm>,
+    edge: &HashMap<&str, Vec<u64>>,
+    divergences: &HashMap<&str, &str>,
+) -> Found<'a> {
+    let mut failures = Vec::new();
+    let mut checked_rows = 0usize;
+    let mut checked_forms = 0usize;
+    let mut divergent_rows: HashMap<&str, usize> = HashMap::new();
+    for line in lines {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let text = cols[0];
+        if cols.get(1) != Some(&"ok") {
+            continue;
+        }
+        let Some(f) = forms.get(text) else {
+            failures.push(format!("{text}: in the baseline but no longer generated"));
+            continue;
+        };
+        // Where the hardware departs from the spec: the form it computes
+        // instead, or a named rule below.
+        let divergence = divergences.get(text).copied();
+        let hw_form = divergence.and_then(|d| d.strip_prefix("as:")).map(|alt| {
+            forms
+                .get(alt)
+                .unwrap_or_else(|| panic!("divergence target {alt} unknown"))
+        });
+        checked_forms += 1;
+        for set_col in &cols[2..] {
+            let parts: Vec<&str> = set_col.split(':').collect();
+            let (name, rows_n, in_digest, blocks) = (parts[0], parts[1], parts[2], parts[3]);
+            let set = f
+                .sets(RANDOM_ROWS, SEED)
+                .into_iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, s)| s)
+                .unwrap_or_else(|| panic!("{text}: unknown set {name}"));
+            let rows = vectors(&f.conv, set);
+            let flat: Vec<u64> = rows.iter().flatten().copied().collect();
+            if rows.len().to_string() != rows_n
+                || format!("{:016x}", block_digest(0, &flat)) != in_digest
+            {
+                failures.push(format!(
+                    "{text} {name}: the inputs differ from those the hardware ran"
+                ));
+                continue;
+            }
+            let ours = model_outputs(f, &rows);
+            let mut expect = hw_form.map_or_else(|| ours.clone(), |h| model_outputs(h, &rows));
+            if divergence == Some("tf32-satfinite-nan") {
+                for (e, row) in expect.iter_mut().zip(&rows) {
+                    *e = tf32_satfinite_nan(row[0], *e);
+                }
+            }
+            if divergence.is_some() {
+                *divergent_rows.entry(text).or_default() +=
+                    ours.iter().zip(&expect).filter(|(a, b)| a != b).count();
+            }
+            checked_rows += rows.len();
+            if name == "edge" {
+                let gpu = &edge[text];
+                let mut shown = 0;
+                for (i, row) in rows.iter().enumerate() {
+                    let dc = f.model(row).map_or(u64::MAX, |(_, dc)| dc);
+                    if (gpu[i] ^ expect[i]) & !dc != 0 && shown < 4 {
+                        shown += 1;
+                        failures.push(format!(
+                            "{text} {row:x?}: hardware {:#x}, model {:#x}",
+                            gpu[i], expect[i]
+                        ));
+                    }
+                }
+                continue;
+            }
+            let mut shown = 0;
+            for (b, (chunk, want)) in expect.chunks(BLOCK).zip(blocks.split(',')).enumerate() {
+                if shown == 2 {
+                    failures.push(format!("{text} {name}: more blocks differ"));
+                    break;
+                }
+                if format!("{:016x}", block_digest(b * BLOCK, chunk)) != want {
+                    shown += 1;
+                    failures.push(format!(
+                        "{text} {name}: rows {}..{} differ",
+                        b * BLOCK,
+                        (b + 1) * BLOCK
+                    ));
+                }
+            }
+        }
+    }
+    (failures, checked_forms, checked_rows, divergent_rows)
+}

@@ -1,0 +1,133 @@
+//! Events: what one instruction contributes to an execution (PTX ISA 8.4,
+//! Operation types). A load gives a read, a store a write, an atomic a read
+//! and a write tied by `rmw`, a fence or barrier one fence event; the
+//! asynchronous copies give events that the issuing thread performs outside
+//! program order (PTX ISA 8.9.1.1).
+
+pub use ptx_litmus::{Scope, Sem, Space};
+
+/// A memory proxy (PTX ISA 8.6): the method by which an operation reaches memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Proxy {
+    Generic,
+    Texture,
+    Surface,
+    Constant,
+    /// The asynchronous proxy of bulk copies (PTX ISA 9.7.9.25.2).
+    Async,
+}
+
+impl Proxy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Proxy::Generic => "generic",
+            Proxy::Texture => "texture",
+            Proxy::Surface => "surface",
+            Proxy::Constant => "constant",
+            Proxy::Async => "async",
+        }
+    }
+}
+
+/// What an event is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The hypothetical initial write of a location (PTX ISA 8.2.6).
+    Init,
+    Read,
+    Write,
+    /// `fence.sc` or `fence.acq_rel`.
+    MemoryFence,
+    /// `fence.proxy.{generic,texture,surface,constant,async}`; for the async
+    /// proxy, `space` limits it to one state space.
+    ProxyFence {
+        space: Option<Space>,
+    },
+    /// `fence.proxy.alias`
+    AliasFence,
+    /// The implicit generic-async proxy fence that follows the completion of
+    /// a bulk copy (PTX ISA 9.7.9.25.2).
+    BulkCompletion,
+    /// `bar.cta.sync` or `bar.cta.arrive`.
+    Barrier(Barrier),
+    /// `cp.async.wait_group`, `cp.async.wait_all`, `cp.async.bulk.wait_group`.
+    AsyncWait,
+    /// `mbarrier.arrive` (with `tx` bytes expected when `.expect_tx`).
+    MbarrierArrive {
+        mbar: usize,
+        tx: i64,
+    },
+    /// A complete-tx of `bytes` on an mbarrier, performed when an
+    /// asynchronous copy completes.
+    CompleteTx {
+        mbar: usize,
+        bytes: i64,
+    },
+    /// `mbarrier.try_wait` / `test_wait`; `done` is the value it returned.
+    MbarrierWait {
+        mbar: usize,
+        done: bool,
+    },
+    ClusterArrive,
+    ClusterWait,
+}
+
+/// The barrier operands of one `bar.cta` event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Barrier {
+    pub arrive: bool,
+    pub instance: i64,
+    /// The logical barrier, for the named form `bar.cta.sync N, id{, count}`.
+    pub id: Option<i64>,
+    /// Whether `id` was an immediate.
+    pub id_literal: bool,
+    pub quorum: Option<i64>,
+}
+
+/// One event of an execution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// The thread, or `None` for an initial write.
+    pub thread: Option<u32>,
+    /// The index of the instruction in its thread's code.
+    pub pc: Option<usize>,
+    pub kind: Kind,
+    /// The location (an index into the program's locations) of a memory event.
+    pub loc: Option<usize>,
+    /// The value read or written.
+    pub value: i64,
+    pub sem: Sem,
+    pub scope: Option<Scope>,
+    pub proxy: Option<Proxy>,
+    /// Performed asynchronously: not in program order (PTX ISA 8.9.1.1).
+    pub is_async: bool,
+    /// Part of an atomic read-modify-write.
+    pub rmw: bool,
+}
+
+impl Event {
+    pub fn is_read(&self) -> bool {
+        self.kind == Kind::Read
+    }
+
+    pub fn is_write(&self) -> bool {
+        matches!(self.kind, Kind::Write | Kind::Init)
+    }
+
+    pub fn is_memory(&self) -> bool {
+        self.is_read() || self.is_write()
+    }
+
+    /// The fences of the model's `F` set: memory fences, proxy fences, the
+    /// implicit fence of a bulk completion, and CTA barriers.
+    pub fn is_fence(&self) -> bool {
+        matches!(
+            self.kind,
+            Kind::MemoryFence
+                | Kind::ProxyFence { .. }
+                | Kind::AliasFence
+                | Kind::BulkCompletion
+                | Kind::Barrier(_)
+        )
+    }
+}

@@ -1,0 +1,900 @@
+//! The search for a consistent execution with the outcome a test asks
+//! about. Candidates are built in stages and pruned as soon as a stage
+//! fails: one trace per thread (pruned by the registers of the outcome and
+//! by barriers that would block), then reads-from (each read from a write of
+//! its value; No-Thin-Air), then the open orders (Fence-SC order, which
+//! barriers synchronize), then causality (Fence-SC, Causality on
+//! reads-from), then coherence order (the edges causality forces, plus each
+//! orientation of the morally strong pairs left), and last the remaining
+//! axioms and the final memory values.
+
+use crate::event::{Event, Kind, Scope, Sem};
+use crate::model::{self, Axiom, Dynamic, Exec, Model, Violation};
+use crate::program::{ModelError, Program};
+use crate::rel::{members, Rel, MAX_EVENTS};
+use crate::thread::{traces, Domains, Trace};
+use ptx_litmus::{Expr, Instr, Litmus, Quantifier, Value};
+use std::collections::{BTreeMap, HashMap};
+
+/// What the search found.
+#[derive(Clone, Debug)]
+pub struct Verdict {
+    /// The test's answer as Dat3M's CSVs give it: the `exists` outcome is
+    /// reachable, or the `forall`/`~exists` condition holds in every
+    /// execution.
+    pub holds: bool,
+    /// Whether some consistent execution has the outcome searched for: the
+    /// `exists` (or `~exists`) condition, or the negation of `forall`.
+    pub outcome_found: bool,
+    /// A consistent execution with that outcome, when there is one.
+    pub execution: Option<Execution>,
+    /// When there is none: how many candidates with the outcome each axiom
+    /// ruled out, and the first such violation.
+    pub violations: BTreeMap<Axiom, u64>,
+    pub first_violation: Option<(Execution, Violation)>,
+    /// Candidate executions considered (after the cheap pruning).
+    pub candidates: u64,
+}
+
+/// One execution, as events and the relations that explain it.
+#[derive(Clone, Debug)]
+pub struct Execution {
+    pub events: Vec<Event>,
+    pub relations: Vec<(&'static str, Vec<(usize, usize)>)>,
+    /// Final register values per thread.
+    pub regs: Vec<HashMap<String, i64>>,
+}
+
+/// The most candidate executions one test may have before the search gives up.
+const MAX_CANDIDATES: u64 = 50_000_000;
+
+/// Decides a test under a model.
+pub fn check(test: &Litmus, model: Model) -> Result<Verdict, ModelError> {
+    run(test, model, false)
+}
+
+/// Decides a test and keeps a witness for the answer (slower).
+pub fn explain(test: &Litmus, model: Model) -> Result<Verdict, ModelError> {
+    run(test, model, true)
+}
+
+fn run(test: &Litmus, model: Model, witness: bool) -> Result<Verdict, ModelError> {
+    let prog = Program::new(test, model)?;
+    let domains = value_domains(&prog)?;
+    let per_thread: Vec<Vec<Trace>> = (0..test.threads.len())
+        .map(|t| traces(&prog, t, &domains))
+        .collect::<Result<_, _>>()?;
+    let target = match test.condition.quantifier {
+        Quantifier::Forall => Expr::Not(Box::new(test.condition.expr.clone())),
+        _ => test.condition.expr.clone(),
+    };
+    let mut s = Search {
+        prog: &prog,
+        target,
+        witness,
+        verdict: Verdict {
+            holds: false,
+            outcome_found: false,
+            execution: None,
+            violations: BTreeMap::new(),
+            first_violation: None,
+            candidates: 0,
+        },
+    };
+    // Traces that differ only in the values read share their structure, so
+    // the relations that do not depend on values are built once per shape.
+    let shapes: Vec<Vec<Vec<usize>>> = per_thread.iter().map(|ts| group_by_shape(ts)).collect();
+    if shapes.iter().all(|g| !g.is_empty()) {
+        let mut pick = vec![0usize; shapes.len()];
+        loop {
+            let groups: Vec<&[usize]> = pick
+                .iter()
+                .zip(&shapes)
+                .map(|(&i, g)| g[i].as_slice())
+                .collect();
+            if s.shape_combination(&per_thread, &groups)?
+                || !advance(&mut pick, |k| shapes[k].len())
+            {
+                break;
+            }
+        }
+    }
+    let found = s.verdict.outcome_found;
+    s.verdict.holds = match test.condition.quantifier {
+        Quantifier::Exists => found,
+        Quantifier::NotExists | Quantifier::Forall => !found,
+    };
+    Ok(s.verdict)
+}
+
+/// The values each physical location may hold: its initial value and what
+/// some write may store. Found in rounds: each round runs every thread on
+/// the values known after the previous round. A value that needs a chain of
+/// k reads appears by round k, and with loops unrolled once a chain has at
+/// most one read per reading instruction, so the rounds stop there.
+pub fn value_domains(p: &Program<'_>) -> Result<Domains, ModelError> {
+    let mut d: Domains = p.locs.iter().map(|l| vec![p.locs[l.phys].init]).collect();
+    let reads = p
+        .test
+        .threads
+        .iter()
+        .flat_map(|t| &t.code)
+        .filter(|i| {
+            matches!(
+                i,
+                Instr::Load { .. }
+                    | Instr::Atom { .. }
+                    | Instr::Red { .. }
+                    | Instr::CpAsync { .. }
+                    | Instr::CpAsyncBulk { .. }
+            )
+        })
+        .count();
+    for _ in 0..reads {
+        let mut next = d.clone();
+        for t in 0..p.test.threads.len() {
+            for tr in traces(p, t, &d)? {
+                for e in &tr.events {
+                    if let (true, Some(l)) = (e.is_write(), e.loc) {
+                        let phys = p.locs[l].phys;
+                        if !next[phys].contains(&e.value) {
+                            next[phys].push(e.value);
+                        }
+                    }
+                }
+            }
+        }
+        for l in 0..next.len() {
+            let phys = p.locs[l].phys;
+            if phys != l {
+                next[l] = next[phys].clone();
+            }
+        }
+        if next == d {
+            break;
+        }
+        d = next;
+    }
+    Ok(d)
+}
+
+/// Advances an odometer: `pick[k]` counts up to `len(k)`, the last slot
+/// fastest. False once every combination has been visited.
+fn advance(pick: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
+    for k in (0..pick.len()).rev() {
+        pick[k] += 1;
+        if pick[k] < len(k) {
+            return true;
+        }
+        pick[k] = 0;
+    }
+    false
+}
+
+/// The orders a shape leaves open, to try under every reads-from choice.
+struct Open {
+    fence_orders: Vec<Rel>,
+    barrier_choices: Vec<Rel>,
+    sync_ext: Rel,
+}
+
+/// Groups a thread's traces by shape: the same events, dependencies and
+/// orders, whatever the values.
+fn group_by_shape(traces: &[Trace]) -> Vec<Vec<usize>> {
+    let same = |a: &Trace, b: &Trace| {
+        a.deps == b.deps
+            && a.rmw == b.rmw
+            && a.aso == b.aso
+            && a.events.len() == b.events.len()
+            && a.events.iter().zip(&b.events).all(|(x, y)| {
+                Event {
+                    value: y.value,
+                    ..x.clone()
+                } == *y
+            })
+    };
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, t) in traces.iter().enumerate() {
+        match groups.iter_mut().find(|g| same(&traces[g[0]], t)) {
+            Some(g) => g.push(i),
+            None => groups.push(vec![i]),
+        }
+    }
+    groups
+}
+
+struct Search<'a> {
+    prog: &'a Program<'a>,
+    target: Expr,
+    witness: bool,
+    verdict: Verdict,
+}
+
+/// Three-valued truth, for conditions whose memory values are not known yet.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Truth {
+    False,
+    Unknown,
+    True,
+}
+
+fn eval(e: &Expr, reg: &dyn Fn(u32, &str) -> i64, mem: &dyn Fn(&str) -> Option<i64>) -> Truth {
+    match e {
+        Expr::Not(a) => match eval(a, reg, mem) {
+            Truth::True => Truth::False,
+            Truth::False => Truth::True,
+            Truth::Unknown => Truth::Unknown,
+        },
+        Expr::And(a, b) => match (eval(a, reg, mem), eval(b, reg, mem)) {
+            (Truth::False, _) | (_, Truth::False) => Truth::False,
+            (Truth::True, Truth::True) => Truth::True,
+            _ => Truth::Unknown,
+        },
+        Expr::Or(a, b) => match (eval(a, reg, mem), eval(b, reg, mem)) {
+            (Truth::True, _) | (_, Truth::True) => Truth::True,
+            (Truth::False, Truth::False) => Truth::False,
+            _ => Truth::Unknown,
+        },
+        Expr::Cmp(a, op, b) => {
+            let val = |v: &Value| match v {
+                Value::Const(c) => Some(*c),
+                Value::Reg { thread, reg: r } => Some(reg(*thread, r)),
+                Value::Loc(l) => mem(l),
+            };
+            match (val(a), val(b)) {
+                (Some(x), Some(y)) => {
+                    if op.holds(x, y) {
+                        Truth::True
+                    } else {
+                        Truth::False
+                    }
+                }
+                _ => Truth::Unknown,
+            }
+        }
+    }
+}
+
+fn locations_in(e: &Expr, out: &mut Vec<String>) {
+    match e {
+        Expr::Not(a) => locations_in(a, out),
+        Expr::And(a, b) | Expr::Or(a, b) => {
+            locations_in(a, out);
+            locations_in(b, out);
+        }
+        Expr::Cmp(a, _, b) => {
+            for v in [a, b] {
+                if let Value::Loc(l) = v {
+                    if !out.contains(l) {
+                        out.push(l.clone());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every orientation of `pairs` that keeps `base` plus the chosen edges
+/// acyclic, closed transitively when `close` is set.
+fn orientations(base: &Rel, pairs: &[(usize, usize)], close: bool, out: &mut Vec<Rel>) {
+    fn go(cur: Rel, pairs: &[(usize, usize)], close: bool, out: &mut Vec<Rel>) {
+        let Some((&(a, b), rest)) = pairs.split_first() else {
+            out.push(cur);
+            return;
+        };
+        if cur.contains(a, b) || cur.contains(b, a) {
+            return go(cur, rest, close, out);
+        }
+        for (x, y) in [(a, b), (b, a)] {
+            let mut next = cur.clone();
+            next.add(x, y);
+            if close {
+                next = next.plus();
+            }
+            if next.is_acyclic() {
+                go(next, rest, close, out);
+            }
+        }
+    }
+    go(base.clone(), pairs, close, out);
+}
+
+impl Search<'_> {
+    fn regs_of<'t>(&self, chosen: &[&'t Trace]) -> impl Fn(u32, &str) -> i64 + 't {
+        let regs: Vec<&'t HashMap<String, i64>> = chosen.iter().map(|t| &t.regs).collect();
+        move |t: u32, r: &str| {
+            regs.get(t as usize)
+                .and_then(|m| m.get(r))
+                .copied()
+                .unwrap_or(0)
+        }
+    }
+
+    /// Considers one shape of trace per thread, and within it every choice
+    /// of values; returns true when the search is over.
+    fn shape_combination(
+        &mut self,
+        per_thread: &[Vec<Trace>],
+        groups: &[&[usize]],
+    ) -> Result<bool, ModelError> {
+        let p = self.prog;
+        let shape: Vec<&Trace> = groups
+            .iter()
+            .zip(per_thread)
+            .map(|(g, ts)| &ts[g[0]])
+            .collect();
+        // Events: one initial write per physical location, then each trace.
+        let mut events: Vec<Event> = Vec::new();
+        for (l, loc) in p.locs.iter().enumerate() {
+            if loc.phys == l {
+                events.push(Event {
+                    thread: None,
+                    pc: None,
+                    kind: Kind::Init,
+                    loc: Some(l),
+                    value: loc.init,
+                    sem: Sem::Weak,
+                    scope: None,
+                    proxy: None,
+                    is_async: false,
+                    rmw: false,
+                });
+            }
+        }
+        let mut offsets = Vec::new();
+        for tr in &shape {
+            offsets.push(events.len());
+            events.extend(tr.events.iter().cloned());
+        }
+        let n = events.len();
+        if n > MAX_EVENTS {
+            return Err(ModelError::TooManyEvents(MAX_EVENTS));
+        }
+        let Some(barrier_choices) = barriers(p, &events) else {
+            return Ok(false);
+        };
+        let Some(mbar_sync) = mbarriers(p, &events)? else {
+            return Ok(false);
+        };
+        let Some(cluster_sync) = cluster_barriers(p, &events) else {
+            return Ok(false);
+        };
+        let mut po = Rel::empty(n);
+        let mut rmw = Rel::empty(n);
+        let mut dep = Rel::empty(n);
+        let mut aso = Rel::empty(n);
+        for (tr, &off) in shape.iter().zip(&offsets) {
+            let visible: Vec<usize> = (0..tr.events.len())
+                .filter(|&i| !tr.events[i].is_async)
+                .collect();
+            for (k, &a) in visible.iter().enumerate() {
+                for &b in &visible[k + 1..] {
+                    po.add(off + a, off + b);
+                }
+            }
+            for &(a, b) in &tr.rmw {
+                rmw.add(off + a, off + b);
+            }
+            for &(a, b) in &tr.deps {
+                if events[off + a].is_memory() {
+                    dep.add(off + a, off + b);
+                }
+            }
+            for &(a, b) in &tr.aso {
+                aso.add(off + a, off + b);
+            }
+        }
+        let mut x = Exec::new(p, events, po, rmw, dep, aso);
+        let sync_ext = mbar_sync.union(&cluster_sync);
+        // Fence-SC orders: orientations of the morally strong fence.sc pairs.
+        let sc_pairs: Vec<(usize, usize)> =
+            x.ms.union(&x.sr)
+                .restrict(x.sets.f_sc, x.sets.f_sc)
+                .pairs()
+                .filter(|(a, b)| a < b)
+                .collect();
+        let mut fence_orders = Vec::new();
+        orientations(&Rel::empty(n), &sc_pairs, false, &mut fence_orders);
+        let open = Open {
+            fence_orders,
+            barrier_choices,
+            sync_ext,
+        };
+        let mut pick = vec![0usize; groups.len()];
+        loop {
+            let chosen: Vec<&Trace> = pick
+                .iter()
+                .zip(groups)
+                .zip(per_thread)
+                .map(|((&i, g), ts)| &ts[g[i]])
+                .collect();
+            for (tr, &off) in chosen.iter().zip(&offsets) {
+                for (k, e) in tr.events.iter().enumerate() {
+                    x.events[off + k].value = e.value;
+                }
+            }
+            if self.values(&x, &chosen, &open)? {
+                return Ok(true);
+            }
+            if !advance(&mut pick, |k| groups[k].len()) {
+                return Ok(false);
+            }
+        }
+    }
+
+    /// Considers one trace per thread (values included): every reads-from
+    /// choice that matches values; true when the search is over.
+    fn values(&mut self, x: &Exec<'_>, chosen: &[&Trace], open: &Open) -> Result<bool, ModelError> {
+        let reg = self.regs_of(chosen);
+        if eval(&self.target, &reg, &|_| None) == Truth::False {
+            return Ok(false);
+        }
+        let p = self.prog;
+        let events = &x.events;
+        let n = events.len();
+        // Candidate writes of each read: same physical location, same value.
+        let phys = |e: &Event| e.loc.map(|l| p.locs[l].phys);
+        let reads: Vec<usize> = (0..n).filter(|&i| events[i].is_read()).collect();
+        let mut sources = Vec::new();
+        for &r in &reads {
+            let c: Vec<usize> = (0..n)
+                .filter(|&w| {
+                    events[w].is_write()
+                        && phys(&events[w]) == phys(&events[r])
+                        && events[w].value == events[r].value
+                })
+                .collect();
+            if c.is_empty() {
+                return Ok(false);
+            }
+            sources.push(c);
+        }
+        let mut pick = vec![0usize; reads.len()];
+        loop {
+            self.verdict.candidates += 1;
+            if self.verdict.candidates > MAX_CANDIDATES {
+                return Err(ModelError::SearchLimit(MAX_CANDIDATES));
+            }
+            let mut rf = Rel::empty(n);
+            for (k, &r) in reads.iter().enumerate() {
+                rf.add(sources[k][pick[k]], r);
+            }
+            if self.candidate(x, chosen, &rf, open) {
+                return Ok(true);
+            }
+            if !advance(&mut pick, |k| sources[k].len()) {
+                return Ok(false);
+            }
+        }
+    }
+
+    fn record(
+        &mut self,
+        x: &Exec<'_>,
+        chosen: &[&Trace],
+        d: Option<&Dynamic>,
+        rf: &Rel,
+        co: Option<&Rel>,
+        v: Violation,
+    ) {
+        *self.verdict.violations.entry(v.axiom).or_insert(0) += 1;
+        if self.witness && self.verdict.first_violation.is_none() {
+            let exec = snapshot(x, chosen, d, rf, co);
+            self.verdict.first_violation = Some((exec, v));
+        }
+    }
+
+    /// Checks one reads-from choice under every open order; true when a
+    /// consistent execution with the outcome was found.
+    fn candidate(&mut self, x: &Exec<'_>, chosen: &[&Trace], rf: &Rel, open: &Open) -> bool {
+        if let Some(v) = model::no_thin_air(x, rf) {
+            self.record(x, chosen, None, rf, None, v);
+            return false;
+        }
+        for sf in &open.fence_orders {
+            for sb in &open.barrier_choices {
+                let d = Dynamic::new(x, rf.clone(), sf.clone(), sb.clone(), open.sync_ext.clone());
+                if let Some(v) = model::fence_sc(x, &d).or_else(|| model::causality_axiom(&d, None))
+                {
+                    self.record(x, chosen, Some(&d), rf, None, v);
+                    continue;
+                }
+                if let Some(v) = mbarrier_phase(x, &d) {
+                    self.record(x, chosen, Some(&d), rf, None, v);
+                    continue;
+                }
+                let required = model::coherence_required(x, &d).plus();
+                if let Some(a) = required.reflexive_point() {
+                    let v = Violation {
+                        axiom: Axiom::Coherence,
+                        cycle: vec![(a, "cause (same location)", a)],
+                    };
+                    self.record(x, chosen, Some(&d), rf, Some(&required), v);
+                    continue;
+                }
+                // Adding coherence edges only removes writes from the last
+                // ones, so if the least coherence order cannot give the final
+                // values asked for, no coherence order can.
+                if !self.final_state_matches(x, chosen, &required) {
+                    continue;
+                }
+                let choices = model::coherence_choices(x, &required);
+                let mut cos = Vec::new();
+                orientations(&required, &choices, true, &mut cos);
+                for co in cos {
+                    let fr = model::from_reads(rf, &co);
+                    let bad = model::atomicity(x, &fr, &co)
+                        .or_else(|| match x.prog.model {
+                            Model::Ptx60 => model::sc_per_location(x, rf, &co, &fr),
+                            Model::Ptx75 => None,
+                        })
+                        .or_else(|| model::causality_axiom(&d, Some(&fr)));
+                    if let Some(v) = bad {
+                        self.record(x, chosen, Some(&d), rf, Some(&co), v);
+                        continue;
+                    }
+                    if self.final_state_matches(x, chosen, &co) {
+                        self.verdict.outcome_found = true;
+                        self.verdict.execution = Some(snapshot(x, chosen, Some(&d), rf, Some(&co)));
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the outcome holds for some choice of final memory values: a
+    /// location ends with the value of one of its last writes in coherence
+    /// order (coherence order is partial, so there may be several).
+    fn final_state_matches(&self, x: &Exec<'_>, chosen: &[&Trace], co: &Rel) -> bool {
+        let mut names = Vec::new();
+        locations_in(&self.target, &mut names);
+        let options: Vec<Vec<i64>> = names
+            .iter()
+            .map(|name| {
+                let phys = self
+                    .prog
+                    .loc_index
+                    .get(name)
+                    .map(|&l| self.prog.locs[l].phys);
+                match phys {
+                    Some(ph) => {
+                        let mut vs: Vec<i64> = members(model::coherence_last(x, co, ph))
+                            .map(|w| x.events[w].value)
+                            .collect();
+                        vs.sort_unstable();
+                        vs.dedup();
+                        vs
+                    }
+                    None => vec![0],
+                }
+            })
+            .collect();
+        let reg = self.regs_of(chosen);
+        let mut pick = vec![0usize; names.len()];
+        loop {
+            let mem = |l: &str| {
+                names
+                    .iter()
+                    .position(|n| n == l)
+                    .and_then(|i| options[i].get(pick[i]).copied())
+            };
+            if eval(&self.target, &reg, &mem) == Truth::True {
+                return true;
+            }
+            if !advance(&mut pick, |k| options[k].len()) {
+                return false;
+            }
+        }
+    }
+}
+
+/// The barrier events of a CTA barrier instance that block unless every one
+/// of them is reached, and the synchronization they give. `None` when some
+/// thread would wait forever, so the execution does not terminate (PTX ISA
+/// 9.7.13.1: the barrier completes when the expected threads arrive).
+/// Returns one relation per choice of which counted barriers synchronize.
+fn barriers(p: &Program<'_>, events: &[Event]) -> Option<Vec<Rel>> {
+    let n = events.len();
+    let bars: Vec<usize> = (0..n)
+        .filter(|&i| matches!(events[i].kind, Kind::Barrier(_)))
+        .collect();
+    if bars.is_empty() {
+        return Some(vec![Rel::empty(n)]);
+    }
+    let b = |i: usize| match &events[i].kind {
+        Kind::Barrier(b) => b,
+        _ => unreachable!("filtered to barriers"),
+    };
+    let thread = |i: usize| events[i].thread.unwrap_or(0);
+    // Every `bar.cta` instruction of the program, to see which were skipped.
+    let statics: Vec<(u32, usize, &ptx_litmus::Instr)> = p
+        .test
+        .threads
+        .iter()
+        .flat_map(|t| {
+            t.code
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| matches!(i, ptx_litmus::Instr::Barrier { .. }))
+                .map(move |(pc, i)| (t.id, pc, i))
+        })
+        .collect();
+    let reached = |t: u32, pc: usize| {
+        bars.iter()
+            .any(|&i| thread(i) == t && events[i].pc == Some(pc))
+    };
+    for &e in &bars {
+        let be = b(e);
+        let te = thread(e);
+        for &(t, pc, instr) in &statics {
+            let ptx_litmus::Instr::Barrier { instance, id, .. } = instr else {
+                continue;
+            };
+            if *instance != be.instance
+                || !p.same_cta(te, t)
+                || id.is_some() != be.id.is_some()
+                || reached(t, pc)
+            {
+                continue;
+            }
+            // An unreached barrier of the same instance: an unnamed one (or a
+            // named one with the same immediate id and no count) leaves the
+            // reached one waiting.
+            let blocks = match (be.id, id) {
+                (None, None) => true,
+                (Some(v), Some(ptx_litmus::Operand::Imm(w))) => be.quorum.is_none() && v == *w,
+                _ => false,
+            };
+            if blocks {
+                return None;
+            }
+        }
+    }
+    // Which counted barriers synchronize: each choice must give every
+    // reached counted barrier its count (those without a count always do).
+    let counted: Vec<usize> = bars
+        .iter()
+        .copied()
+        .filter(|&i| b(i).quorum.is_some())
+        .collect();
+    if counted.len() > 16 {
+        return None;
+    }
+    let mut out = Vec::new();
+    for mask in 0u32..(1 << counted.len()) {
+        let syncs = |i: usize| match counted.iter().position(|&c| c == i) {
+            Some(k) => mask >> k & 1 == 1,
+            None => true,
+        };
+        let same_group = |a: usize, c: usize| {
+            b(a).instance == b(c).instance
+                && b(a).id.is_some() == b(c).id.is_some()
+                && b(a).id == b(c).id
+                && p.same_cta(thread(a), thread(c))
+        };
+        let ok = counted.iter().all(|&e| {
+            let q = b(e).quorum.unwrap_or(0);
+            let count = bars
+                .iter()
+                .filter(|&&c| same_group(e, c) && syncs(c))
+                .count() as i64;
+            count >= q
+        });
+        if !ok {
+            continue;
+        }
+        let mut sb = Rel::empty(n);
+        for &a in &bars {
+            for &c in &bars {
+                if a != c && same_group(a, c) && !b(c).arrive && syncs(a) {
+                    sb.add(a, c);
+                }
+            }
+        }
+        out.push(sb);
+    }
+    if out.is_empty() {
+        None
+    } else {
+        Some(out)
+    }
+}
+
+/// Extension: the phase of each mbarrier (PTX ISA 9.7.13.15). The phase
+/// completes when all expected arrivals have happened and the transaction
+/// count is balanced; a wait that returns true then synchronizes with each
+/// release arrive and each complete-tx whose scope includes it. `None` when a
+/// wait returns true on a phase that never completes.
+fn mbarriers(p: &Program<'_>, events: &[Event]) -> Result<Option<Rel>, ModelError> {
+    let n = events.len();
+    let mut sync = Rel::empty(n);
+    for (m, mb) in p.mbars.iter().enumerate() {
+        let mut arrivals = 0i64;
+        let mut expected = 0i64;
+        let mut completed = 0i64;
+        let mut contributors = Vec::new();
+        let mut waits = Vec::new();
+        for (i, e) in events.iter().enumerate() {
+            match e.kind {
+                Kind::MbarrierArrive { mbar, tx } if mbar == m => {
+                    arrivals += 1;
+                    expected += tx;
+                    contributors.push(i);
+                }
+                Kind::CompleteTx { mbar, bytes } if mbar == m => {
+                    completed += bytes;
+                    contributors.push(i);
+                }
+                Kind::MbarrierWait { mbar, done: true } if mbar == m => waits.push(i),
+                _ => {}
+            }
+        }
+        if arrivals > mb.count {
+            return Err(ModelError::Unsupported {
+                model: p.model.name(),
+                what: format!(
+                    "more arrivals on `{}` than its count (only one phase is modelled)",
+                    mb.name
+                ),
+            });
+        }
+        let completes = arrivals == mb.count && expected == completed;
+        if !waits.is_empty() && !completes {
+            return Ok(None);
+        }
+        for &w in &waits {
+            let we = &events[w];
+            for &c in &contributors {
+                let ce = &events[c];
+                let (Some(tc), Some(tw)) = (ce.thread, we.thread) else {
+                    continue;
+                };
+                let release = ce.sem == Sem::Release;
+                let scopes_meet = p.in_scope(tc, ce.scope.unwrap_or(Scope::Cta), tw)
+                    && p.in_scope(tw, we.scope.unwrap_or(Scope::Cta), tc);
+                if release && we.sem == Sem::Acquire && scopes_meet {
+                    sync.add(c, w);
+                }
+            }
+        }
+    }
+    Ok(Some(sync))
+}
+
+/// Extension: an mbarrier test that returned false while everything that
+/// completes the phase precedes it in base causality order contradicts the
+/// phase having completed before it (PTX ISA 9.7.13.15.16).
+fn mbarrier_phase(x: &Exec<'_>, d: &Dynamic) -> Option<Violation> {
+    let ev = &x.events;
+    for (w, e) in ev.iter().enumerate() {
+        let Kind::MbarrierWait { mbar, done: false } = e.kind else {
+            continue;
+        };
+        let contributors: Vec<usize> = (0..ev.len())
+            .filter(|&c| {
+                matches!(ev[c].kind, Kind::MbarrierArrive { mbar: m, .. } | Kind::CompleteTx { mbar: m, .. } if m == mbar)
+            })
+            .collect();
+        let mb = &x.prog.mbars[mbar];
+        let arrivals = contributors
+            .iter()
+            .filter(|&&c| matches!(ev[c].kind, Kind::MbarrierArrive { .. }))
+            .count() as i64;
+        let tx: i64 = contributors
+            .iter()
+            .map(|&c| match ev[c].kind {
+                Kind::MbarrierArrive { tx, .. } => tx,
+                Kind::CompleteTx { bytes, .. } => -bytes,
+                _ => 0,
+            })
+            .sum();
+        let completes = arrivals == mb.count && tx == 0;
+        if completes
+            && contributors
+                .iter()
+                .all(|&c| d.base_causality.contains(c, w))
+        {
+            let c = contributors[0];
+            return Some(Violation {
+                axiom: Axiom::MbarrierPhase,
+                cycle: vec![(c, "base causality", w), (w, "returned false", c)],
+            });
+        }
+    }
+    None
+}
+
+/// Extension: `barrier.cluster.arrive` synchronizes with
+/// `barrier.cluster.wait` (PTX ISA 8.9.4, third rule) when the arrive has
+/// release semantics; a wait completes only when every thread of its cluster
+/// has arrived. `None` when some wait would block forever.
+fn cluster_barriers(p: &Program<'_>, events: &[Event]) -> Option<Rel> {
+    let n = events.len();
+    let mut sync = Rel::empty(n);
+    let threads = p.test.threads.len() as u32;
+    for (w, we) in events.iter().enumerate() {
+        if we.kind != Kind::ClusterWait {
+            continue;
+        }
+        let tw = we.thread?;
+        for t in 0..threads {
+            if !p.in_scope(tw, Scope::Cluster, t) {
+                continue;
+            }
+            let arrives: Vec<usize> = (0..n)
+                .filter(|&a| events[a].kind == Kind::ClusterArrive && events[a].thread == Some(t))
+                .collect();
+            if arrives.is_empty() {
+                return None;
+            }
+            for a in arrives {
+                if events[a].sem == Sem::Release {
+                    sync.add(a, w);
+                }
+            }
+        }
+    }
+    Some(sync)
+}
+
+/// Keeps an execution for a witness.
+fn snapshot(
+    x: &Exec<'_>,
+    chosen: &[&Trace],
+    d: Option<&Dynamic>,
+    rf: &Rel,
+    co: Option<&Rel>,
+) -> Execution {
+    let pairs = |r: &Rel| r.pairs().collect::<Vec<_>>();
+    let mut relations = vec![
+        ("po", pairs(&immediate(&x.po))),
+        ("rf", pairs(rf)),
+        ("rmw", pairs(&x.rmw)),
+        ("dep", pairs(&x.dep)),
+        ("aso", pairs(&x.aso)),
+    ];
+    if let Some(co) = co {
+        relations.push(("co", pairs(&immediate(co))));
+        relations.push(("fr", pairs(&immediate_fr(rf, co))));
+    }
+    if let Some(d) = d {
+        relations.push(("sync", pairs(&d.sync)));
+        relations.push(("fence-sc", pairs(&d.fence_sc)));
+        relations.push(("sync-barrier", pairs(&d.sync_barrier)));
+        relations.push(("sync-ext", pairs(&d.sync_ext)));
+    }
+    Execution {
+        events: x.events.clone(),
+        relations,
+        regs: chosen.iter().map(|t| t.regs.clone()).collect(),
+    }
+}
+
+/// The edges of a transitive relation that no third event splits.
+fn immediate(r: &Rel) -> Rel {
+    r.minus(&r.seq(r))
+}
+
+fn immediate_fr(rf: &Rel, co: &Rel) -> Rel {
+    let fr = model::from_reads(rf, co);
+    fr.minus(&fr.seq(co))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn three_valued_conditions() {
+        let e = ptx_litmus::parse("PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\nexists (P0:r0 == 1 /\\ x == 2)")
+            .expect("parses")
+            .condition
+            .expr;
+        let reg = |_: u32, _: &str| 1;
+        assert!(eval(&e, &reg, &|_| None) == Truth::Unknown);
+        assert!(eval(&e, &reg, &|_| Some(2)) == Truth::True);
+        assert!(eval(&e, &|_, _| 0, &|_| None) == Truth::False);
+    }
+}

@@ -1,0 +1,652 @@
+//! One thread run on its own: every path through its code, for every value
+//! each read might return, as a trace of events with their data and control
+//! dependencies. Loops are unrolled once, as in the Dat3M tests: a path that
+//! jumps backwards does not terminate within the bound and is dropped.
+
+use crate::event::{Barrier, Event, Kind, Proxy, Scope, Sem, Space};
+use crate::program::{ModelError, Program};
+use crate::rel::{members, Set, MAX_EVENTS};
+use ptx_litmus::{AtomOp, BulkCompletion, Instr, LoadKind, Operand, ProxyFence, WriteKind};
+use std::collections::HashMap;
+
+/// The most traces one thread may have before the search gives up.
+const MAX_TRACES: usize = 1 << 20;
+
+/// One terminating run of a thread.
+#[derive(Clone, Debug)]
+pub struct Trace {
+    pub events: Vec<Event>,
+    /// Data and control dependencies `(from, to)`, by index in `events`.
+    pub deps: Vec<(usize, usize)>,
+    /// The read and write of each atomic.
+    pub rmw: Vec<(usize, usize)>,
+    /// Asynchronous order: prior instructions before an asynchronous
+    /// operation, and the operation before what observes its completion.
+    pub aso: Vec<(usize, usize)>,
+    /// Final register values.
+    pub regs: HashMap<String, i64>,
+}
+
+#[derive(Clone)]
+struct State {
+    pc: usize,
+    regs: HashMap<String, (i64, Set)>,
+    ctrl: Set,
+    trace: Trace,
+    cp_pending: Vec<Vec<usize>>,
+    cp_groups: Vec<Vec<Vec<usize>>>,
+    bulk_pending: Vec<[usize; 3]>,
+    bulk_groups: Vec<Vec<[usize; 3]>>,
+    /// The value the read at `pc` returns, for a state forked at a read.
+    forced: Option<i64>,
+}
+
+/// Values each physical location may hold, by location index.
+pub type Domains = Vec<Vec<i64>>;
+
+/// Every terminating trace of thread `t`, reads taking values from `domains`.
+pub fn traces(p: &Program<'_>, t: usize, domains: &Domains) -> Result<Vec<Trace>, ModelError> {
+    let regs = p.regs[t]
+        .iter()
+        .map(|(r, v)| (r.clone(), (*v, 0)))
+        .collect();
+    let mut stack = vec![State {
+        pc: 0,
+        regs,
+        ctrl: 0,
+        trace: Trace {
+            events: Vec::new(),
+            deps: Vec::new(),
+            rmw: Vec::new(),
+            aso: Vec::new(),
+            regs: HashMap::new(),
+        },
+        cp_pending: Vec::new(),
+        cp_groups: Vec::new(),
+        bulk_pending: Vec::new(),
+        bulk_groups: Vec::new(),
+        forced: None,
+    }];
+    let code = &p.test.threads[t].code;
+    let mut done = Vec::new();
+    while let Some(mut s) = stack.pop() {
+        loop {
+            let Some(instr) = code.get(s.pc) else {
+                s.trace.regs = s.regs.iter().map(|(r, (v, _))| (r.clone(), *v)).collect();
+                done.push(s.trace);
+                if done.len() > MAX_TRACES {
+                    return Err(ModelError::SearchLimit(MAX_TRACES as u64));
+                }
+                break;
+            };
+            match step(p, t, instr, &mut s, domains, &mut stack)? {
+                Step::Next => s.pc += 1,
+                Step::Jump(to) if to > s.pc => s.pc = to,
+                // A backward jump: the loop would run again, past the bound.
+                Step::Jump(_) | Step::Stop => break,
+            }
+        }
+    }
+    Ok(done)
+}
+
+enum Step {
+    Next,
+    Jump(usize),
+    Stop,
+}
+
+fn ev(t: usize, pc: usize, kind: Kind) -> Event {
+    Event {
+        thread: Some(t as u32),
+        pc: Some(pc),
+        kind,
+        loc: None,
+        value: 0,
+        sem: Sem::Weak,
+        scope: None,
+        proxy: None,
+        is_async: false,
+        rmw: false,
+    }
+}
+
+impl State {
+    fn push(&mut self, e: Event) -> Result<usize, ModelError> {
+        let i = self.trace.events.len();
+        if i >= MAX_EVENTS {
+            return Err(ModelError::TooManyEvents(MAX_EVENTS));
+        }
+        for r in members(self.ctrl) {
+            self.trace.deps.push((r, i));
+        }
+        self.trace.events.push(e);
+        Ok(i)
+    }
+
+    fn eval(&self, o: &Operand) -> (i64, Set) {
+        match o {
+            Operand::Imm(v) => (*v, 0),
+            Operand::Reg(r) => self.regs.get(r).copied().unwrap_or((0, 0)),
+        }
+    }
+
+    fn data(&mut self, from: Set, to: usize) {
+        for r in members(from) {
+            self.trace.deps.push((r, to));
+        }
+    }
+
+    /// Orders an asynchronous event after every earlier instruction of the
+    /// thread (PTX ISA 8.9.1.1).
+    fn issue(&mut self, e: usize) {
+        for i in 0..e {
+            if !self.trace.events[i].is_async {
+                self.trace.aso.push((i, e));
+            }
+        }
+    }
+}
+
+fn load_proxy(k: LoadKind) -> Proxy {
+    match k {
+        LoadKind::Ld => Proxy::Generic,
+        LoadKind::Tld => Proxy::Texture,
+        LoadKind::Suld => Proxy::Surface,
+        LoadKind::Cold => Proxy::Constant,
+    }
+}
+
+fn write_proxy(k: WriteKind) -> Proxy {
+    match k {
+        WriteKind::Generic => Proxy::Generic,
+        WriteKind::Surface => Proxy::Surface,
+    }
+}
+
+/// The read half of an atomic: acquire for `.acquire`/`.acq_rel`, relaxed
+/// otherwise (so that the two halves stay morally strong).
+fn read_sem(s: Sem) -> Sem {
+    match s {
+        Sem::Acquire | Sem::AcqRel => Sem::Acquire,
+        _ => Sem::Relaxed,
+    }
+}
+
+/// The write half of an atomic: release for `.release`/`.acq_rel`.
+fn write_sem(s: Sem) -> Sem {
+    match s {
+        Sem::Release | Sem::AcqRel => Sem::Release,
+        _ => Sem::Relaxed,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn memory_event(
+    t: usize,
+    pc: usize,
+    kind: Kind,
+    loc: usize,
+    value: i64,
+    sem: Sem,
+    scope: Option<Scope>,
+    proxy: Proxy,
+) -> Event {
+    Event {
+        loc: Some(loc),
+        value,
+        sem,
+        scope,
+        proxy: Some(proxy),
+        ..ev(t, pc, kind)
+    }
+}
+
+fn step(
+    p: &Program<'_>,
+    t: usize,
+    instr: &Instr,
+    s: &mut State,
+    domains: &Domains,
+    stack: &mut Vec<State>,
+) -> Result<Step, ModelError> {
+    let pc = s.pc;
+    let loc_of = |name: &str| p.loc_index.get(name).copied().unwrap_or(0);
+    let domain = |loc: usize| &domains[p.locs[loc].phys];
+    // A read branches the state over the values it may return: this state
+    // takes the first value, copies resuming at this instruction take the
+    // others.
+    let take = |s: &mut State, stack: &mut Vec<State>, values: &[i64]| -> Option<i64> {
+        if let Some(v) = s.forced.take() {
+            return Some(v);
+        }
+        let (first, rest) = values.split_first()?;
+        for v in rest {
+            let mut other = s.clone();
+            other.forced = Some(*v);
+            stack.push(other);
+        }
+        Some(*first)
+    };
+    match instr {
+        Instr::Label(_) => {}
+        Instr::Load {
+            kind,
+            sem,
+            scope,
+            dst,
+            loc,
+        } => {
+            let l = loc_of(loc);
+            let Some(v) = take(s, stack, domain(l)) else {
+                return Ok(Step::Stop);
+            };
+            let e = memory_event(t, pc, Kind::Read, l, v, *sem, *scope, load_proxy(*kind));
+            let i = s.push(e)?;
+            s.regs.insert(dst.clone(), (v, 1 << i));
+        }
+        Instr::Store {
+            kind,
+            sem,
+            scope,
+            loc,
+            value,
+        } => {
+            let (v, taint) = s.eval(value);
+            let e = memory_event(
+                t,
+                pc,
+                Kind::Write,
+                loc_of(loc),
+                v,
+                *sem,
+                *scope,
+                write_proxy(*kind),
+            );
+            let i = s.push(e)?;
+            s.data(taint, i);
+        }
+        Instr::Atom {
+            kind,
+            sem,
+            scope,
+            op,
+            dst,
+            loc,
+        } => {
+            let l = loc_of(loc);
+            let Some(old) = take(s, stack, domain(l)) else {
+                return Ok(Step::Stop);
+            };
+            let proxy = write_proxy(*kind);
+            let mut r = memory_event(
+                t,
+                pc,
+                Kind::Read,
+                l,
+                old,
+                read_sem(*sem),
+                Some(*scope),
+                proxy,
+            );
+            r.rmw = true;
+            let ri = s.push(r)?;
+            let (new, taint, depends_on_old) = match op {
+                AtomOp::Bin(b, o) => {
+                    let (v, taint) = s.eval(o);
+                    match b.apply(old, v) {
+                        Some(n) => (n, taint, true),
+                        None => return Ok(Step::Stop),
+                    }
+                }
+                AtomOp::Exch(o) => {
+                    let (v, taint) = s.eval(o);
+                    (v, taint, false)
+                }
+                AtomOp::Cas(expected, new) => {
+                    let (e, te) = s.eval(expected);
+                    let (n, tn) = s.eval(new);
+                    (if old == e { n } else { old }, te | tn, true)
+                }
+            };
+            let mut w = memory_event(
+                t,
+                pc,
+                Kind::Write,
+                l,
+                new,
+                write_sem(*sem),
+                Some(*scope),
+                proxy,
+            );
+            w.rmw = true;
+            let wi = s.push(w)?;
+            s.trace.rmw.push((ri, wi));
+            s.data(taint, wi);
+            if depends_on_old {
+                s.trace.deps.push((ri, wi));
+            }
+            s.regs.insert(dst.clone(), (old, 1 << ri));
+        }
+        Instr::Red {
+            kind,
+            sem,
+            scope,
+            op,
+            loc,
+            value,
+        } => {
+            let l = loc_of(loc);
+            let Some(old) = take(s, stack, domain(l)) else {
+                return Ok(Step::Stop);
+            };
+            let proxy = write_proxy(*kind);
+            let mut r = memory_event(
+                t,
+                pc,
+                Kind::Read,
+                l,
+                old,
+                read_sem(*sem),
+                Some(*scope),
+                proxy,
+            );
+            r.rmw = true;
+            let ri = s.push(r)?;
+            let (v, taint) = s.eval(value);
+            let Some(new) = op.apply(old, v) else {
+                return Ok(Step::Stop);
+            };
+            let mut w = memory_event(
+                t,
+                pc,
+                Kind::Write,
+                l,
+                new,
+                write_sem(*sem),
+                Some(*scope),
+                proxy,
+            );
+            w.rmw = true;
+            let wi = s.push(w)?;
+            s.trace.rmw.push((ri, wi));
+            s.data(taint, wi);
+            s.trace.deps.push((ri, wi));
+        }
+        Instr::Local { op, dst, a, b } => {
+            let (va, ta) = s.eval(a);
+            let (v, taint) = match (op, b) {
+                (Some(op), Some(b)) => {
+                    let (vb, tb) = s.eval(b);
+                    match op.apply(va, vb) {
+                        Some(v) => (v, ta | tb),
+                        None => return Ok(Step::Stop),
+                    }
+                }
+                _ => (va, ta),
+            };
+            s.regs.insert(dst.clone(), (v, taint));
+        }
+        Instr::Fence { sem, scope } => {
+            let e = Event {
+                sem: *sem,
+                scope: Some(*scope),
+                proxy: Some(Proxy::Generic),
+                ..ev(t, pc, Kind::MemoryFence)
+            };
+            s.push(e)?;
+        }
+        Instr::ProxyFence(k) => {
+            let (kind, proxy) = match k {
+                ProxyFence::Alias => (Kind::AliasFence, None),
+                ProxyFence::Proxy(a) => (
+                    Kind::ProxyFence { space: None },
+                    Some(match a {
+                        ptx_litmus::AliasProxy::Generic => Proxy::Generic,
+                        ptx_litmus::AliasProxy::Texture => Proxy::Texture,
+                        ptx_litmus::AliasProxy::Surface => Proxy::Surface,
+                        ptx_litmus::AliasProxy::Constant => Proxy::Constant,
+                    }),
+                ),
+                ProxyFence::Async(space) => (
+                    Kind::ProxyFence {
+                        space: space.map(|sp| match sp {
+                            ptx_litmus::AsyncSpace::Global => Space::Global,
+                            _ => Space::Shared,
+                        }),
+                    },
+                    Some(Proxy::Async),
+                ),
+            };
+            s.push(Event {
+                proxy,
+                ..ev(t, pc, kind)
+            })?;
+        }
+        Instr::Barrier {
+            arrive,
+            instance,
+            id,
+            quorum,
+        } => {
+            let b = Barrier {
+                arrive: *arrive,
+                instance: *instance,
+                id: id.as_ref().map(|o| s.eval(o).0),
+                id_literal: matches!(id, Some(Operand::Imm(_))),
+                quorum: quorum.as_ref().map(|o| s.eval(o).0),
+            };
+            s.push(ev(t, pc, Kind::Barrier(b)))?;
+        }
+        Instr::ClusterArrive { sem } => {
+            s.push(Event {
+                sem: *sem,
+                scope: Some(Scope::Cluster),
+                ..ev(t, pc, Kind::ClusterArrive)
+            })?;
+        }
+        Instr::ClusterWait => {
+            s.push(Event {
+                sem: Sem::Acquire,
+                scope: Some(Scope::Cluster),
+                ..ev(t, pc, Kind::ClusterWait)
+            })?;
+        }
+        Instr::Branch { cond, a, b, target } => {
+            let (va, ta) = s.eval(a);
+            let (vb, tb) = s.eval(b);
+            s.ctrl |= ta | tb;
+            if cond.holds(va, vb) {
+                return Ok(Step::Jump(label(p, t, target)?));
+            }
+        }
+        Instr::Goto(target) => return Ok(Step::Jump(label(p, t, target)?)),
+        Instr::CpAsync { dst, src, .. } => {
+            let (d, sl) = (loc_of(dst), loc_of(src));
+            let Some(v) = take(s, stack, domain(sl)) else {
+                return Ok(Step::Stop);
+            };
+            let (r, w) = async_copy(s, t, pc, sl, d, v, Proxy::Generic)?;
+            s.cp_pending.push(vec![r, w]);
+        }
+        Instr::CpAsyncCommit => commit_cp(s),
+        Instr::CpAsyncWaitAll => {
+            commit_cp(s);
+            wait_cp(s, t, pc, 0)?;
+        }
+        Instr::CpAsyncWaitGroup(n) => wait_cp(s, t, pc, *n)?,
+        Instr::CpAsyncBulk {
+            completion,
+            dst,
+            src,
+            size,
+            ..
+        } => {
+            let (d, sl) = (loc_of(dst), loc_of(src));
+            let Some(v) = take(s, stack, domain(sl)) else {
+                return Ok(Step::Stop);
+            };
+            let (r, w) = async_copy(s, t, pc, sl, d, v, Proxy::Async)?;
+            let c = s.push(Event {
+                is_async: true,
+                proxy: Some(Proxy::Async),
+                ..ev(t, pc, Kind::BulkCompletion)
+            })?;
+            s.issue(c);
+            s.trace.aso.push((r, c));
+            s.trace.aso.push((w, c));
+            match completion {
+                BulkCompletion::Mbarrier(m) => {
+                    complete_tx(s, t, pc, p.mbarrier(m)?, *size, c)?;
+                }
+                BulkCompletion::BulkGroup => s.bulk_pending.push([r, w, c]),
+            }
+        }
+        Instr::CpAsyncBulkCommit => {
+            let ops = std::mem::take(&mut s.bulk_pending);
+            s.bulk_groups.push(ops);
+        }
+        Instr::CpAsyncBulkWaitGroup { read, n } => {
+            let wait = s.push(ev(t, pc, Kind::AsyncWait))?;
+            let keep = (*n as usize).min(s.bulk_groups.len());
+            let complete = s.bulk_groups.len() - keep;
+            for op in s.bulk_groups[..complete].iter().flatten() {
+                // `.read`: only the reads of the source have completed.
+                let from = if *read { op[0] } else { op[2] };
+                s.trace.aso.push((from, wait));
+            }
+        }
+        Instr::StAsync { dst, value, mbar } => {
+            let (v, taint) = s.eval(value);
+            let mut w = memory_event(
+                t,
+                pc,
+                Kind::Write,
+                loc_of(dst),
+                v,
+                Sem::Weak,
+                None,
+                Proxy::Generic,
+            );
+            w.is_async = true;
+            let wi = s.push(w)?;
+            s.issue(wi);
+            s.data(taint, wi);
+            complete_tx(s, t, pc, p.mbarrier(mbar)?, 4, wi)?;
+        }
+        Instr::MbarrierArrive {
+            sem,
+            scope,
+            mbar,
+            expect_tx,
+        } => {
+            s.push(Event {
+                sem: *sem,
+                scope: Some(*scope),
+                ..ev(
+                    t,
+                    pc,
+                    Kind::MbarrierArrive {
+                        mbar: p.mbarrier(mbar)?,
+                        tx: expect_tx.unwrap_or(0),
+                    },
+                )
+            })?;
+        }
+        Instr::MbarrierTestWait {
+            sem,
+            scope,
+            dst,
+            mbar,
+            ..
+        } => {
+            let Some(v) = take(s, stack, &[1, 0]) else {
+                return Ok(Step::Stop);
+            };
+            s.push(Event {
+                sem: *sem,
+                scope: Some(*scope),
+                value: v,
+                ..ev(
+                    t,
+                    pc,
+                    Kind::MbarrierWait {
+                        mbar: p.mbarrier(mbar)?,
+                        done: v == 1,
+                    },
+                )
+            })?;
+            s.regs.insert(dst.clone(), (v, 0));
+        }
+    }
+    Ok(Step::Next)
+}
+
+fn label(p: &Program<'_>, t: usize, name: &str) -> Result<usize, ModelError> {
+    p.labels[t]
+        .get(name)
+        .copied()
+        .ok_or_else(|| ModelError::UnknownLabel(name.to_string()))
+}
+
+/// The read of `src` and the write of `dst` of an asynchronous copy, both
+/// weak, in `proxy`, ordered after the thread's earlier instructions.
+fn async_copy(
+    s: &mut State,
+    t: usize,
+    pc: usize,
+    src: usize,
+    dst: usize,
+    v: i64,
+    proxy: Proxy,
+) -> Result<(usize, usize), ModelError> {
+    let mut r = memory_event(t, pc, Kind::Read, src, v, Sem::Weak, None, proxy);
+    r.is_async = true;
+    let ri = s.push(r)?;
+    s.issue(ri);
+    let mut w = memory_event(t, pc, Kind::Write, dst, v, Sem::Weak, None, proxy);
+    w.is_async = true;
+    let wi = s.push(w)?;
+    s.issue(wi);
+    s.trace.deps.push((ri, wi));
+    s.trace.aso.push((ri, wi));
+    Ok((ri, wi))
+}
+
+/// The complete-tx an asynchronous operation performs on an mbarrier when it
+/// completes: `.release` at `.cluster` scope (PTX ISA 9.7.9.12).
+fn complete_tx(
+    s: &mut State,
+    t: usize,
+    pc: usize,
+    mbar: usize,
+    bytes: i64,
+    after: usize,
+) -> Result<(), ModelError> {
+    let c = s.push(Event {
+        is_async: true,
+        sem: Sem::Release,
+        scope: Some(Scope::Cluster),
+        ..ev(t, pc, Kind::CompleteTx { mbar, bytes })
+    })?;
+    s.issue(c);
+    s.trace.aso.push((after, c));
+    Ok(())
+}
+
+fn commit_cp(s: &mut State) {
+    let ops = std::mem::take(&mut s.cp_pending);
+    s.cp_groups.push(ops);
+}
+
+/// `cp.async.wait_group n`: all but the `n` most recent groups are complete,
+/// so their copies are ordered before the wait (PTX ISA 9.7.9.25.3.3).
+fn wait_cp(s: &mut State, t: usize, pc: usize, n: i64) -> Result<(), ModelError> {
+    let wait = s.push(ev(t, pc, Kind::AsyncWait))?;
+    let keep = (n as usize).min(s.cp_groups.len());
+    let complete = s.cp_groups.len() - keep;
+    for e in s.cp_groups[..complete].iter().flatten().flatten() {
+        s.trace.aso.push((*e, wait));
+    }
+    Ok(())
+}
