@@ -475,3 +475,20 @@ fn nvcc_corpus_kernels_load_or_are_refused_and_never_panic() {
     println!("nvcc corpus kernels: {loaded} loaded ({ran} ran), {refused} refused");
     assert!(loaded > 0 && ran > 0);
 }
+
+#[test]
+fn conversions_come_from_the_cvt_semantics() {
+    // cvt.rn.f16.f32 of 1.0 is 0x3c00 (IEEE binary16 one); cvt.rni.s32.f32
+    // of -2.5 rounds to the nearest even integer, -2; cvt.f32.f16 of 0xc000
+    // (-2.0) is 0xc0000000; cvt.s64.s8 sign-extends 0x80 to -128.
+    let body = format!(
+        "{REGS}\t.reg .f32 %f<3>;\n\t.reg .b16 %h<2>;\n\t.reg .s64 %sd1;\n\tmov.f32 %f1, 0f3F800000;\n\tcvt.rn.f16.f32 %h1, %f1;\n\tst.global.u16 [%rd1], %h1;\n\tmov.f32 %f2, 0fC0200000;\n\tcvt.rni.s32.f32 %r1, %f2;\n\tst.global.u32 [%rd1+4], %r1;\n\tmov.b16 %h1, 0xc000;\n\tcvt.f32.f16 %f1, %h1;\n\tst.global.f32 [%rd1+8], %f1;\n\tmov.u32 %r2, 0x80;\n\tcvt.s64.s8 %sd1, %r2;\n\tst.global.u64 [%rd1+16], %sd1;\n\tret;"
+    );
+    let o = run1(&body, 24, 1);
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+    let b = &o.buffers[0].bytes;
+    assert_eq!(&b[0..2], &0x3c00u16.to_le_bytes());
+    assert_eq!(&b[4..8], &(-2i32).to_le_bytes());
+    assert_eq!(&b[8..12], &0xc000_0000u32.to_le_bytes());
+    assert_eq!(&b[16..24], &(-128i64).to_le_bytes());
+}

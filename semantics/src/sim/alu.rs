@@ -158,29 +158,6 @@ pub(crate) fn compare(cmp: Cmp, ty: IntTy, unsigned: bool, a: u64, b: u64) -> bo
     }
 }
 
-/// Integer-to-integer `cvt` (PTX ISA 9.7.9.21): "integer conversions
-/// with `.sat` clamp to the destination's range", otherwise truncate or
-/// extend by the source's signedness; the result is extended to the
-/// destination register's width by the destination type's signedness.
-#[inline]
-pub(crate) fn cvt_int(from: IntTy, to: IntTy, sat: bool, a: u64, reg_bits: u32) -> u64 {
-    let v = as_i128(a, from);
-    let tb = u32::from(to.bits);
-    let r = if sat {
-        let (lo, hi) = if to.signed {
-            (-(1i128 << (tb - 1)), (1i128 << (tb - 1)) - 1)
-        } else {
-            (0, (1i128 << tb) - 1)
-        };
-        v.clamp(lo, hi)
-    } else {
-        v
-    };
-    let r = r as u64 & mask(tb);
-    let wide = if to.signed { sext(r, tb) as u64 } else { r };
-    wide & mask(reg_bits.max(tb))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,40 +198,5 @@ mod tests {
         assert_eq!(bfe(S32, 0b1_0110_0000, 5, 4), 0xffff_fffb);
         assert_eq!(bfe(U32, 0b1_0110_0000, 5, 4), 0b1011);
         assert_eq!(bfe(S32, 0xffff_ffff, 3, 0), 0);
-    }
-
-    #[test]
-    fn conversions() {
-        let s8 = IntTy {
-            bits: 8,
-            signed: true,
-        };
-        assert_eq!(cvt_int(s8, S32, false, 0x80, 32), 0xffff_ff80);
-        assert_eq!(
-            cvt_int(
-                S32,
-                IntTy {
-                    bits: 16,
-                    signed: false
-                },
-                true,
-                (-5i32) as u32 as u64,
-                32
-            ),
-            0
-        );
-        assert_eq!(
-            cvt_int(
-                U32,
-                IntTy {
-                    bits: 16,
-                    signed: false
-                },
-                true,
-                70000,
-                32
-            ),
-            0xffff
-        );
     }
 }

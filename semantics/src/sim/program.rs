@@ -268,13 +268,13 @@ pub(crate) enum Op {
         d: Reg,
         a: Src,
     },
-    /// Integer-to-integer `cvt`.
-    Cvt {
+    /// `cvt` and `cvt.pack` (PTX ISA 9.7.9.21, 9.7.9.22): the conversion
+    /// semantics of `crate::cvt`, the destination extended to its
+    /// register's width.
+    Convert {
+        conv: Box<crate::cvt::Conversion>,
         d: Reg,
-        a: Src,
-        from: IntTy,
-        to: IntTy,
-        sat: bool,
+        srcs: Vec<Src>,
         reg_bits: u16,
     },
     Bfe {

@@ -620,31 +620,28 @@ impl Decoder<'_> {
         })
     }
 
-    // ---- 9.7.9.21 cvt: integer to integer only ----
+    // ---- 9.7.9.21 cvt, 9.7.9.22 cvt.pack ----
 
     fn cvt(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
         let forms = self.forms(ins)?;
-        let Some(b) = forms.iter().find(|b| b.form.row.id == "cvt.int.int") else {
-            return Err(self.unsupported(
-                ins,
-                "cvt with a floating-point type: conversions are the cvt semantics' (semantics/src/cvt), not yet wired into the interpreter",
-            ));
-        };
-        let (Some(dt), Some(at)) = (b.ty("dtype"), b.ty("atype")) else {
-            return Err(self.bad(&ins.full_opcode(), ins.span.start, "no types"));
-        };
-        let int = |t: crate::catalogue::types::PtxType| IntTy {
-            bits: t.bits as u8,
-            signed: t.kind == TypeKind::Signed,
-        };
+        let b = self.first(&forms, ins)?;
+        let conv = crate::cvt::Conversion::from_binding(b)
+            .map_err(|e| self.unsupported(ins, &e.to_string()))?;
         let d = self.dest(self.operand(ins, 0)?, ins)?;
-        let a = self.value(self.operand(ins, 1)?, at.name, ins)?;
-        Ok(Op::Cvt {
+        let widths = conv.source_widths();
+        let mut srcs = Vec::with_capacity(widths.len());
+        for (k, w) in widths.iter().enumerate() {
+            // immediates of a float source are read as the source type
+            let ty = match (&conv, k) {
+                (crate::cvt::Conversion::Cvt(op), 0) => op.src.ptx_name(),
+                _ => format!(".b{w}"),
+            };
+            srcs.push(self.value(self.operand(ins, k + 1)?, &ty, ins)?);
+        }
+        Ok(Op::Convert {
+            conv: Box::new(conv),
             d: d.slot,
-            a,
-            from: int(at),
-            to: int(dt),
-            sat: b.has(".sat"),
+            srcs,
             reg_bits: d.bits,
         })
     }

@@ -162,6 +162,27 @@ fn for_lanes(exec: u32, mut f: impl FnMut(usize)) {
     }
 }
 
+/// An integer-to-integer `cvt`: source, destination, `.sat`, and the
+/// destination format.
+#[inline(always)]
+fn int_pair(
+    conv: &crate::cvt::Conversion,
+) -> Option<(
+    crate::cvt::format::IntFormat,
+    crate::cvt::format::IntFormat,
+    bool,
+    crate::cvt::format::Format,
+)> {
+    use crate::cvt::format::Format;
+    match conv {
+        crate::cvt::Conversion::Cvt(op) => match (op.src, op.dst) {
+            (Format::Int(a), Format::Int(b)) => Some((a, b, op.mods.sat, op.dst)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Runs a register-only instruction for the lanes of `exec`; `false` when
 /// `op` is not one.
 pub(crate) fn register_op(wp: &mut Warp, cx: &Ctx, op: &Op, exec: u32) -> bool {
@@ -267,24 +288,6 @@ pub(crate) fn register_op(wp: &mut Warp, cx: &Ctx, op: &Op, exec: u32) -> bool {
                     }
                 }
             }
-        }
-        Op::Cvt {
-            d,
-            a,
-            from,
-            to,
-            sat,
-            reg_bits,
-        } if wp.shadow.is_none() && plain(a) => {
-            let (ia, id, va) = (slot(a), d as usize * LANES, imm(a));
-            for_lanes(exec, |l| {
-                let x = if ia == usize::MAX {
-                    va
-                } else {
-                    wp.regs[ia + l]
-                };
-                wp.regs[id + l] = alu::cvt_int(from, to, sat, x, u32::from(reg_bits));
-            });
         }
         Op::Prmt { d, a, b, c, mode }
             if wp.shadow.is_none() && plain(a) && plain(b) && plain(c) =>
@@ -487,23 +490,65 @@ pub(crate) fn register_op(wp: &mut Warp, cx: &Ctx, op: &Op, exec: u32) -> bool {
                 wr(wp, d, l, !x & 1, sh & 1);
             }
         }
-        Op::Cvt {
+        // integer to integer, every bit specified: the cvt semantics'
+        // integer conversion called directly, lane after lane
+        Op::Convert {
+            ref conv,
             d,
-            a,
-            from,
-            to,
-            sat,
+            ref srcs,
+            reg_bits,
+        } if wp.shadow.is_none()
+            && srcs.len() == 1
+            && plain(srcs[0])
+            && int_pair(conv).is_some() =>
+        {
+            let Some((from, to, sat, dst)) = int_pair(conv) else {
+                return true;
+            };
+            let (ia, id, va) = (slot(srcs[0]), d as usize * LANES, imm(srcs[0]));
+            let m = mask(u32::from(reg_bits).max(to.bits));
+            for_lanes(exec, |l| {
+                let x = if ia == usize::MAX {
+                    va
+                } else {
+                    wp.regs[ia + l]
+                };
+                let c = crate::cvt::convert::int_to_int(from, to, x, sat);
+                wp.regs[id + l] =
+                    crate::cvt::extend_to_register(&dst, c.bits, u32::from(reg_bits)) & m;
+            });
+        }
+        Op::Convert {
+            ref conv,
+            d,
+            ref srcs,
             reg_bits,
         } => {
-            let bits = u32::from(reg_bits).max(u32::from(to.bits));
+            let mut vals = [0u64; 4];
+            let n = srcs.len().min(4);
+            let dst_bits = conv.dest_width();
+            let m = mask(u32::from(reg_bits).max(dst_bits));
             for l in lanes(exec) {
-                let sh = if us(wp, a, l) & mask(u32::from(from.bits)) != 0 {
-                    mask(bits)
-                } else {
-                    0
-                };
-                let v = alu::cvt_int(from, to, sat, rd(wp, cx, a, l), u32::from(reg_bits));
-                wr(wp, d, l, v, sh);
+                let mut any_unspec = false;
+                for (k, s) in srcs.iter().enumerate().take(4) {
+                    vals[k] = rd(wp, cx, *s, l);
+                    any_unspec |= us(wp, *s, l) != 0;
+                }
+                match conv.eval(&vals[..n]) {
+                    Ok(c) => {
+                        let v = match &**conv {
+                            crate::cvt::Conversion::Cvt(op) => {
+                                crate::cvt::extend_to_register(&op.dst, c.bits, u32::from(reg_bits))
+                            }
+                            crate::cvt::Conversion::Pack(_) => c.bits,
+                        };
+                        let sh = if any_unspec { m } else { c.unspecified & m };
+                        wr(wp, d, l, v & m, sh);
+                    }
+                    // an undefined result (its clause is the cvt
+                    // semantics'): unspecified bits, the thread goes on
+                    Err(_) => wr(wp, d, l, 0, m),
+                }
             }
         }
         Op::Bfe { d, a, pos, len, ty } => {
