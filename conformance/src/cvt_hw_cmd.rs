@@ -177,6 +177,19 @@ fn gen(a: &GenArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A `id<TAB>rest` file of the device runner as a map (empty when absent:
+/// every form then counts as not run).
+fn read_id_map(path: &Path) -> HashMap<String, String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| {
+            l.split_once('\t')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+        })
+        .collect()
+}
+
 struct Tally {
     rows: usize,
     mismatches: usize,
@@ -186,22 +199,8 @@ struct Tally {
 fn compare(a: &CompareArgs) -> Result<ExitCode> {
     let forms = forms(VERSION, TARGET);
     let manifest = std::fs::read_to_string(a.dir.join("manifest.tsv"))?;
-    let ptxas: HashMap<String, String> = std::fs::read_to_string(a.dir.join("ptxas.tsv"))
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| {
-            l.split_once('\t')
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-        })
-        .collect();
-    let gpu_digests: HashMap<String, String> = std::fs::read_to_string(a.dir.join("digests.tsv"))
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| {
-            l.split_once('\t')
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-        })
-        .collect();
+    let ptxas = read_id_map(&a.dir.join("ptxas.tsv"));
+    let gpu_digests = read_id_map(&a.dir.join("digests.tsv"));
     std::fs::create_dir_all(&a.baseline)?;
     let mut table = String::from(
         "# form\tptxas\tthen per input set: set:rows:digest of the inputs:digests of 16384-row blocks of GPU outputs\n",

@@ -3,7 +3,7 @@
 //! NaN rules, and float-to-integer clamping. Packing lanes is `mod.rs`'s
 //! business; value rounding is `round.rs`'s.
 
-use super::format::{FloatFormat, IntFormat, Specials, F32, F64, TF32};
+use super::format::{FloatFormat, IntFormat, F32, F64, TF32};
 use super::nan;
 use super::round::{decode, encode, round_to_float, round_to_integer, Decoded, Round};
 
@@ -516,14 +516,4 @@ pub fn int_to_int(src: IntFormat, dst: IntFormat, bits: u64, sat: bool) -> Conve
         return c;
     }
     Converted::of(v as u64 & dst.mask(), Flags::default())
-}
-
-/// Whether a format's value `bits` is a NaN.
-pub fn is_nan(fmt: &FloatFormat, bits: u64) -> bool {
-    matches!(decode(fmt, bits), Decoded::Nan { .. })
-}
-
-/// Whether the format is one whose every encoding is a number.
-pub fn all_finite(fmt: &FloatFormat) -> bool {
-    fmt.specials == Specials::Finite
 }

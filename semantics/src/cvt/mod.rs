@@ -12,7 +12,7 @@ pub mod round;
 
 use crate::catalogue::Binding;
 use convert::{Converted, Flags, Modifiers};
-use format::{FloatFormat, Format};
+use format::Format;
 use round::Round;
 
 /// A conversion form: destination and source formats, rounding and
@@ -358,14 +358,6 @@ fn place(out: &mut Converted, c: Converted, lanes: u32, lane_bits: u32, lane: us
     out.flags |= c.flags;
     if out.clause.is_none() {
         out.clause = c.clause;
-    }
-}
-
-/// The float format of a scalar or the lane format of a pack.
-pub fn lane_format(f: &Format) -> Option<FloatFormat> {
-    match f {
-        Format::Float(x) | Format::Pack { of: x, .. } => Some(*x),
-        Format::Int(_) => None,
     }
 }
 

@@ -6,7 +6,7 @@
 //! H200, driver 580.159.04, ptxas 13.0; corpus/cvt/hardware and
 //! docs/cvt-observations.md).
 
-use super::format::{id, FloatFormat, F32};
+use super::format::{id, FloatFormat};
 use super::round::Round;
 
 pub const BF16_F32_CLAUSE: &str =
@@ -93,7 +93,6 @@ pub fn nan_result(
         NanRule::Unspecified => {
             // A NaN, any sign and payload: the exponent is fixed, the rest
             // free (a nonzero significand is implied by "NaN").
-            let _ = F32;
             (
                 canonical,
                 dst.sign_mask() | ((1u64 << dst.man_bits) - 1),
