@@ -1,10 +1,13 @@
 //! `conform eval "INSTR" OPERAND...`: evaluates an instruction form whose
-//! operands are registers (`cvt` and `cvt.pack` today) on given source
-//! values, and prints the destination as hex and decoded, with the flags
-//! and the spec clause behind any special case. `--batch` reads one line of
+//! operands are registers (`cvt` and `cvt.pack`, and through
+//! [`crate::eval_reg`] `prmt`, the packing and unpacking `mov`, and `shfl`
+//! over a whole warp) on given source values, and prints the destination as
+//! hex and decoded, with the flags and the spec clause behind any special
+//! case. `--batch` reads one line of
 //! space-separated hex source operands per input from stdin and writes one
 //! line per input: the destination in hex, or `undef`.
 
+use crate::eval_reg::{self, RegForm, Warp};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use ptx_semantics::catalogue::Catalogue;
@@ -19,7 +22,11 @@ use std::process::ExitCode;
     after_help = "Operands are hex bit patterns (0x3f800000) or typed literals: integers (-5) for \
 integer sources, decimals and inf, -inf, nan for float sources (rounded to nearest even).\n\
 Examples:\n  conform eval cvt.rn.f16.f32 1.5\n  conform eval cvt.rn.satfinite.e4m3x2.f32 448 -1e9\n  \
-printf '3f800000\\n7f800001\\n' | conform eval cvt.rn.f16.f32 --batch"
+printf '3f800000\\n7f800001\\n' | conform eval cvt.rn.f16.f32 --batch\n  \
+conform eval prmt.b32 0x44332211 0x88776655 0x3210\n  conform eval mov.b64 0x1 0x2\n  \
+conform eval mov.b32 --unpack 4 0x44332211\n  conform eval shfl.sync.bfly.b32 lane 1 0x1f 0xffffffff\n\
+shfl operands are one value for every lane, 32 comma-separated values (lane 0 first), or `lane`; \
+in --batch each line is the 32 values of a, then b, c (and membermask)."
 )]
 pub struct EvalArgs {
     /// The instruction form, without operands: `cvt.rn.f16.f32`.
@@ -31,6 +38,21 @@ pub struct EvalArgs {
     /// destination per line (hex, or `undef`).
     #[arg(long)]
     pub batch: bool,
+    /// For `mov.bW`: unpack the source into this many elements (2 or 4)
+    /// rather than pack the sources.
+    #[arg(long, value_name = "N", conflicts_with = "pack")]
+    pub unpack: Option<usize>,
+    /// For `mov.bW`: pack this many elements (2 or 4); without it, as many
+    /// as there are operands (needed with `--batch`).
+    #[arg(long, value_name = "N")]
+    pub pack: Option<usize>,
+    /// For `shfl`: the lanes that execute the instruction.
+    #[arg(long, value_name = "MASK", default_value = "0xffffffff", value_parser = eval_reg::parse_mask)]
+    pub active: u32,
+    /// For `shfl`: the lanes that have exited (lanes neither active nor
+    /// exited are inactive).
+    #[arg(long, value_name = "MASK", default_value = "0", value_parser = eval_reg::parse_mask)]
+    pub exited: u32,
 }
 
 fn resolve(instr: &str) -> Result<Conversion> {
@@ -150,6 +172,22 @@ fn describe_float(f: &FloatFormat, bits: u64) -> String {
 }
 
 pub fn run(a: EvalArgs) -> Result<ExitCode> {
+    let text = a.instr.trim().trim_end_matches(';');
+    if let Some(form) = RegForm::resolve(text, a.pack.unwrap_or(a.operands.len()), a.unpack)? {
+        if a.batch {
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+            form.batch(&mut std::io::stdin().lock(), &mut out)?;
+            out.flush()?;
+        } else {
+            let warp = Warp {
+                active: a.active,
+                exited: a.exited & !a.active,
+            };
+            form.run(&a.operands, warp)?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let conv = resolve(&a.instr)?;
     if a.batch {
         return batch(&conv);

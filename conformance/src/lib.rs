@@ -6,6 +6,7 @@ pub mod check;
 pub mod cvt_hw;
 pub mod cvt_hw_cmd;
 pub mod eval;
+pub mod eval_reg;
 pub mod exec;
 pub mod legality;
 pub mod legality_cmd;

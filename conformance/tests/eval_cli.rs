@@ -86,3 +86,126 @@ fn batch_writes_one_line_per_input() {
     // e2m3 0x08 is 1.0 in both lanes; 0x4000 has a nonzero MSB: undefined.
     assert_eq!(out, "3c003c00\nundef\n");
 }
+
+/// `prmt` (9.7.9.7): the generic selectors pick bytes of `{b, a}`, bit 3 of
+/// a selector replicates the byte's sign; the modes follow the table.
+#[test]
+fn prmt_forms() {
+    let a = "0x44332281";
+    let b = "0x88776655";
+    let d = |args: &[&str]| {
+        let mut all = vec!["eval"];
+        all.extend_from_slice(args);
+        let (rc, out, err) = conform(&all, None);
+        assert_eq!(rc, 0, "{err}");
+        out
+    };
+    assert_eq!(d(&["prmt.b32", a, b, "0x3210"]), "d = 0x44332281\n");
+    assert_eq!(d(&["prmt.b32", a, b, "0x7654"]), "d = 0x88776655\n");
+    // byte 0 is 0x81 (sign set), byte 1 is 0x22 (sign clear)
+    assert_eq!(d(&["prmt.b32", a, b, "0x9898"]), "d = 0x00ff00ff\n");
+    // f4e, selector 1: bytes 4 3 2 1
+    assert_eq!(d(&["prmt.b32.f4e", a, b, "1"]), "d = 0x55443322\n");
+    // b4e, selector 0: bytes 5 6 7 0
+    assert_eq!(d(&["prmt.b32.b4e", a, b, "0"]), "d = 0x66778881\n");
+    // rc16, selector 1: bytes 3 2 3 2
+    assert_eq!(d(&["prmt.b32.rc16", a, b, "1"]), "d = 0x44334433\n");
+    let (rc, out, _) = conform(
+        &["eval", "prmt.b32.ecr", "--batch"],
+        Some("44332281 88776655 2\n"),
+    );
+    assert_eq!(rc, 0);
+    // ecr, selector 2: bytes 2 2 1 0
+    assert_eq!(out, "33332281\n");
+}
+
+/// The packing and unpacking `mov` (9.7.9.4): first element lowest.
+#[test]
+fn mov_pack_and_unpack() {
+    let (rc, out, _) = conform(&["eval", "mov.b64", "0x1", "0x2"], None);
+    assert_eq!(rc, 0);
+    assert_eq!(out, "d = 0x0000000200000001\n");
+    let (_, out, _) = conform(&["eval", "mov.b32", "0x11", "0x22", "0x33", "0x44"], None);
+    assert_eq!(out, "d = 0x44332211\n");
+    let (_, out, _) = conform(&["eval", "mov.b32", "--unpack", "2", "0x44332211"], None);
+    assert_eq!(out, "d.x = 0x2211\nd.y = 0x4433\n");
+    let (_, out, _) = conform(
+        &["eval", "mov.b128", "--unpack", "2", "--batch"],
+        Some("1122334455667788aabbccddeeff0011\n"),
+    );
+    assert_eq!(out, "aabbccddeeff0011 1122334455667788\n");
+    // an element wider than its slot, and a shape the spec does not have
+    assert_eq!(conform(&["eval", "mov.b32", "0x10000", "0x1"], None).0, 2);
+    assert_eq!(
+        conform(&["eval", "mov.b16", "0x1", "0x2", "0x3", "0x4"], None).0,
+        2
+    );
+}
+
+/// `shfl.sync` (9.7.9.6) over a whole warp.
+#[test]
+fn shfl_over_a_warp() {
+    // butterfly by 1: lane i reads lane i ^ 1
+    let (rc, out, _) = conform(
+        &[
+            "eval",
+            "shfl.sync.bfly.b32",
+            "lane",
+            "1",
+            "0x1f",
+            "0xffffffff",
+        ],
+        None,
+    );
+    assert_eq!(rc, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 32);
+    for (i, l) in lines.iter().enumerate() {
+        let want = format!("d = 0x{:08x}  p = 1  (from lane {})", i ^ 1, i ^ 1);
+        assert!(l.contains(&want), "lane {i}: {l}");
+    }
+    // lanes 8.. execute but are not in membermask 0xff: undefined behaviour
+    let (_, out, _) = conform(
+        &["eval", "shfl.sync.idx.b32", "lane", "5", "0x1f", "0xff"],
+        None,
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[3].contains("d = 0x00000005"), "{}", lines[3]);
+    assert!(
+        lines[8].contains("undefined behaviour") && lines[8].contains("not in the membermask"),
+        "{}",
+        lines[8]
+    );
+    // down by 1 with c = 0x1f: lane 31 is past maxLane and keeps its value
+    let mut line: Vec<String> = (0..32).map(|i| format!("{:x}", 100 + i)).collect();
+    line.extend(["1".into(), "1f".into(), "ffffffff".into()]);
+    let (_, out, _) = conform(
+        &["eval", "shfl.sync.down.b32", "--batch"],
+        Some(&(line.join(" ") + "\n")),
+    );
+    let want: Vec<String> = (0..32)
+        .map(|i| format!("{:x}", 100 + (i + 1).min(31)))
+        .collect();
+    assert_eq!(out, want.join(" ") + "\n");
+    // the deprecated shfl reading an inactive lane: d unspecified
+    let (_, out, _) = conform(
+        &[
+            "eval",
+            "shfl.idx.b32",
+            "--active",
+            "0xf",
+            "lane",
+            "5",
+            "0x1f",
+        ],
+        None,
+    );
+    assert!(
+        out.lines().next().unwrap().contains("d = unspecified"),
+        "{out}"
+    );
+    assert!(
+        out.lines().nth(4).unwrap().contains("does not execute"),
+        "{out}"
+    );
+}
