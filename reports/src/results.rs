@@ -1,0 +1,162 @@
+//! The results file of `conform run` (schema `ptx-conform-results/1`).
+//!
+//! A suite is made of groups (one kernel launch each) of cases (one row of
+//! the group's input and output buffers each). Every case ends as one
+//! [`Status`]; a group that could not run gives all its cases the same
+//! status and says why. Failures carry their inputs, expected and actual
+//! values in hex and decoded, the don't-care mask and the spec section, so
+//! that a report needs nothing but this file.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The value of [`Results::schema`].
+pub const SCHEMA: &str = "ptx-conform-results/1";
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Results {
+    /// Always [`SCHEMA`].
+    pub schema: String,
+    pub implementation: Implementation,
+    pub suite: SuiteInfo,
+    /// RFC 3339 time the run started (UTC).
+    pub started: String,
+    /// Wall-clock seconds the run took.
+    pub duration_s: f64,
+    /// False when the run was interrupted (Ctrl-C): the groups listed are
+    /// complete, the others did not run and are not listed.
+    pub complete: bool,
+    /// Case counts over the whole run.
+    pub totals: Counts,
+    /// Case counts per instruction family (`cvt`, `prmt`, `ld`...).
+    pub families: BTreeMap<String, Counts>,
+    /// One entry per group that ran (or was skipped, or failed to run), in
+    /// suite order.
+    pub groups: Vec<GroupResult>,
+}
+
+/// What ran the suite.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
+pub struct Implementation {
+    /// `simulator`, `cuda`, `command:PROGRAM`.
+    pub name: String,
+    /// The implementation's own version words (driver version, program
+    /// output...).
+    pub version: String,
+    /// The highest PTX ISA version it accepts (`8.7`).
+    pub ptx_version: String,
+    /// The targets it runs (`sm_90`).
+    pub targets: Vec<String>,
+    /// Anything else it declares (device name, library path...).
+    #[serde(default)]
+    pub details: BTreeMap<String, String>,
+}
+
+/// The suite that ran.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
+pub struct SuiteInfo {
+    /// Where it was read from.
+    pub path: String,
+    pub seed: u64,
+    /// The program and version that generated it.
+    pub generator: String,
+    pub groups: usize,
+    pub cases: u64,
+}
+
+/// Case counts by status.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Default)]
+pub struct Counts {
+    pub pass: u64,
+    pub fail: u64,
+    pub skip: u64,
+    pub error: u64,
+}
+
+impl Counts {
+    pub fn total(&self) -> u64 {
+        self.pass + self.fail + self.skip + self.error
+    }
+
+    pub fn add(&mut self, status: Status, n: u64) {
+        match status {
+            Status::Pass => self.pass += n,
+            Status::Fail => self.fail += n,
+            Status::Skip => self.skip += n,
+            Status::Error => self.error += n,
+        }
+    }
+
+    pub fn merge(&mut self, other: &Counts) {
+        self.pass += other.pass;
+        self.fail += other.fail;
+        self.skip += other.skip;
+        self.error += other.error;
+    }
+}
+
+/// How a case ended.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Every bit outside the mask is as expected.
+    Pass,
+    /// Some bit outside the mask differs.
+    Fail,
+    /// The implementation does not claim the case's PTX version or target,
+    /// or the case was not selected.
+    Skip,
+    /// The implementation could not run the group: it rejected the PTX,
+    /// crashed, or ran past the timeout.
+    Error,
+}
+
+/// One group of the suite.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct GroupResult {
+    /// The group's id in the suite manifest (`cvt.rn.f16.f32/edge`).
+    pub id: String,
+    pub family: String,
+    /// The instruction form (`cvt.rn.f16.f32`).
+    pub form: String,
+    /// The PTX ISA section (`9.7.9.21`).
+    pub section: String,
+    /// `hardware` when the expectations were seen on a GPU, `spec` when
+    /// they come from the spec text alone.
+    pub provenance: String,
+    pub counts: Counts,
+    /// Why the group was skipped or could not run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Seconds the implementation took for the group.
+    pub seconds: f64,
+    /// The first failures (at most the runner's limit per group).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failures: Vec<CaseFailure>,
+}
+
+/// One failing case.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CaseFailure {
+    /// `GROUP#INDEX`.
+    pub case: String,
+    /// Each input field, `name = hex (decoded)`.
+    pub inputs: Vec<Field>,
+    pub expected: Vec<Field>,
+    pub actual: Vec<Field>,
+    /// The don't-care mask of the output row, hex (1 bits are not
+    /// compared).
+    pub mask: String,
+}
+
+/// A named value.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Field {
+    pub name: String,
+    /// `0x...`.
+    pub hex: String,
+    /// The value in words (`1.5`, `-inf`, `nan`, `-3`), when the field's
+    /// type has a reading other than its bits.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub decoded: String,
+}
