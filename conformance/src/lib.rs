@@ -11,3 +11,5 @@ pub mod exec;
 pub mod legality;
 pub mod legality_cmd;
 pub mod litmus_cmd;
+pub mod run;
+pub mod suite_cmd;

@@ -5,7 +5,7 @@
 //! Exit codes: 0 success (every file legal), 1 a finding (an illegal file),
 //! 2 a usage error or unreadable input.
 
-use ptx_conformance::{check, cvt_hw_cmd, eval, exec, legality_cmd, litmus_cmd};
+use ptx_conformance::{check, cvt_hw_cmd, eval, exec, legality_cmd, litmus_cmd, run, suite_cmd};
 
 use clap::{Parser, Subcommand};
 
@@ -30,8 +30,12 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Check(check::CheckArgs),
-    /// Evaluate an instruction form (cvt, cvt.pack) on given operand values.
+    /// Evaluate an instruction form (cvt, cvt.pack, prmt, mov, shfl) on given operand values.
     Eval(eval::EvalArgs),
+    /// Write a conformance suite: PTX kernels, inputs and the model's expected outputs.
+    Gen(suite_cmd::GenArgs),
+    /// Run a conformance suite against an implementation and write the results and reports.
+    Run(run::RunArgs),
     /// Decide PTX litmus tests under the PTX memory consistency model.
     #[command(subcommand)]
     Litmus(litmus_cmd::LitmusCommand),
@@ -57,6 +61,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check(args) => check::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::Gen(args) => suite_cmd::run(args),
+        Command::Run(args) => run::run(args),
         Command::Litmus(cmd) => litmus_cmd::run(cmd),
         Command::Exec(args) => exec::run(args),
         Command::Legality(cmd) => legality_cmd::run(cmd),

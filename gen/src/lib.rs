@@ -4,4 +4,6 @@
 #![forbid(unsafe_code)]
 
 pub mod cvt;
+pub mod cvt_forms;
 pub mod rng;
+pub mod suite;

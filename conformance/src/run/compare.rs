@@ -1,0 +1,98 @@
+//! Case-by-case comparison of an implementation's output buffer with the
+//! expected rows, outside the don't-care mask.
+
+use ptx_gen::suite::manifest::{Field as FieldSpec, Group, Layout};
+use ptx_reports::{CaseFailure, Field, GroupResult, Status};
+use ptx_semantics::cvt::format::Format;
+
+/// Counts the group's cases and keeps the first `max_failures` failures.
+pub fn group(
+    g: &Group,
+    input: &[u8],
+    expected: &[u8],
+    mask: &[u8],
+    actual: &[u8],
+    max_failures: usize,
+    r: &mut GroupResult,
+) {
+    if actual.len() != expected.len() {
+        r.counts.add(Status::Error, g.cases);
+        r.reason = Some(format!(
+            "the output buffer has {} bytes, expected {}",
+            actual.len(),
+            expected.len()
+        ));
+        return;
+    }
+    let row = g.output.row as usize;
+    let irow = g.input.row as usize;
+    for i in 0..g.cases as usize {
+        let span = i * row..(i + 1) * row;
+        let (e, a) = (&expected[span.clone()], &actual[span.clone()]);
+        let m = if mask.is_empty() {
+            None
+        } else {
+            Some(&mask[span])
+        };
+        let differs = e
+            .iter()
+            .zip(a)
+            .enumerate()
+            .any(|(k, (x, y))| (x ^ y) & !m.map_or(0, |m| m[k]) != 0);
+        if !differs {
+            r.counts.pass += 1;
+            continue;
+        }
+        r.counts.fail += 1;
+        if r.failures.len() < max_failures {
+            let inp = &input[i * irow..(i + 1) * irow];
+            r.failures.push(CaseFailure {
+                case: format!("{}#{i}", g.id),
+                inputs: fields(&g.input, inp),
+                expected: fields(&g.output, e),
+                actual: fields(&g.output, a),
+                mask: m.map_or_else(|| "0x0".to_string(), hex_le),
+            });
+        }
+    }
+}
+
+/// Little-endian bytes as one hex number.
+fn hex_le(b: &[u8]) -> String {
+    let digits: String = b.iter().rev().map(|x| format!("{x:02x}")).collect();
+    let t = digits.trim_start_matches('0');
+    format!("0x{}", if t.is_empty() { "0" } else { t })
+}
+
+fn fields(l: &Layout, row: &[u8]) -> Vec<Field> {
+    l.fields
+        .iter()
+        .map(|f| {
+            let v = l.read(row, f);
+            Field {
+                name: f.name.clone(),
+                hex: format!("0x{v:0w$x}", w = f.bytes as usize * 2),
+                decoded: decode(f, v),
+            }
+        })
+        .collect()
+}
+
+/// A value in words, by the field's PTX type (empty for bit types).
+pub fn decode(f: &FieldSpec, v: u128) -> String {
+    if f.ty.starts_with('b') {
+        return String::new();
+    }
+    match Format::from_ptx(&format!(".{}", f.ty)) {
+        Some(fmt) => {
+            let width = fmt.width();
+            let bits = if width >= 64 {
+                v as u64
+            } else {
+                (v as u64) & ((1u64 << width) - 1)
+            };
+            crate::eval::describe(&fmt, bits)
+        }
+        None => String::new(),
+    }
+}

@@ -1,0 +1,1 @@
+//! `--impl cuda`: the CUDA driver API, loaded at run time (being written).

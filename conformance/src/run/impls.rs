@@ -1,0 +1,285 @@
+//! Implementations a suite runs against: the simulator (in process), any
+//! program through the command protocol (docs/implementations.md), and the
+//! CUDA driver (`cuda.rs`).
+
+use ptx_gen::suite::manifest::Group;
+use ptx_reports::Implementation as Info;
+use ptx_semantics::catalogue::{PtxVersion, Target};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// One launch to run: a group's kernel with its input buffer.
+pub struct Job<'a> {
+    pub group: &'a Group,
+    /// The kernel's PTX text, and its path in the suite.
+    pub ptx: &'a str,
+    pub ptx_path: &'a Path,
+    pub input: &'a [u8],
+    /// How long the implementation may take.
+    pub timeout: Duration,
+}
+
+/// Why a group could not run; its cases end as `error`.
+#[derive(Debug)]
+pub struct RunError(pub String);
+
+pub trait Implementation: Sync {
+    /// What the implementation is and claims.
+    fn info(&self) -> Info;
+
+    /// Why a group is outside what it claims (then it is skipped).
+    fn unsupported(&self, g: &Group) -> Option<String> {
+        claims(&self.info(), g)
+    }
+
+    /// Runs the group's kernel; the output buffer's bytes.
+    fn run(&self, job: &Job) -> Result<Vec<u8>, RunError>;
+}
+
+/// Whether `info`'s PTX version and targets cover the group's; the reason
+/// when not.
+pub fn claims(info: &Info, g: &Group) -> Option<String> {
+    let have = PtxVersion::parse(&info.ptx_version);
+    let need = PtxVersion::parse(&g.ptx_version);
+    if let (Some(h), Some(n)) = (have, need) {
+        if n > h {
+            return Some(format!(
+                "needs PTX ISA {}; {} claims {}",
+                g.ptx_version, info.name, info.ptx_version
+            ));
+        }
+    }
+    if info.targets.iter().any(|t| t == "*") || info.targets.contains(&g.target) {
+        return None;
+    }
+    // a plain target runs on any plain target at least as high
+    let need = Target::parse(&g.target);
+    let ok = info
+        .targets
+        .iter()
+        .filter_map(|t| Target::parse(t))
+        .any(|t| {
+            need.as_ref().is_some_and(|n| {
+                n.suffix == ptx_semantics::catalogue::target::TargetSuffix::Plain
+                    && t.number >= n.number
+            })
+        });
+    if ok {
+        None
+    } else {
+        Some(format!(
+            "needs {}; {} claims {}",
+            g.target,
+            info.name,
+            info.targets.join(", ")
+        ))
+    }
+}
+
+/// The model's kernel interpreter.
+pub struct Simulator;
+
+impl Implementation for Simulator {
+    fn info(&self) -> Info {
+        Info {
+            name: "simulator".into(),
+            version: format!("ptx-conform {}", env!("CARGO_PKG_VERSION")),
+            ptx_version: "8.7".into(),
+            targets: vec!["*".into()],
+            details: [(
+                "windows".to_string(),
+                "the sm_90 generic-address window profile".to_string(),
+            )]
+            .into(),
+        }
+    }
+
+    fn run(&self, job: &Job) -> Result<Vec<u8>, RunError> {
+        use ptx_semantics::sim::{prepare, run, Arg, Launch, WindowProfile};
+        let g = job.group;
+        let module = ptx_semantics::ptx::parse(job.ptx)
+            .map_err(|e| RunError(format!("{}: {e}", job.ptx_path.display())))?;
+        let prog = prepare(&module, &g.entry, &WindowProfile::SM90)
+            .map_err(|e| RunError(format!("{}: {e}", job.ptx_path.display())))?;
+        let mut launch = Launch::new(
+            g.grid,
+            g.block,
+            vec![
+                Arg::Buffer {
+                    addr: None,
+                    bytes: job.input.to_vec(),
+                },
+                Arg::Buffer {
+                    addr: None,
+                    bytes: vec![POISON; g.output_bytes()],
+                },
+            ],
+        );
+        launch.cluster = Some(g.cluster);
+        let out = run(&prog, &launch).map_err(|e| RunError(e.to_string()))?;
+        if let Some(r) = out.reports.first() {
+            return Err(RunError(format!(
+                "{} thread(s) stopped; the first, ctaid {:?} tid {:?} at `{}`: {:?}",
+                out.reports.len(),
+                r.thread.ctaid,
+                r.thread.tid,
+                r.instruction,
+                r.kind
+            )));
+        }
+        out.buffers
+            .into_iter()
+            .nth(1)
+            .map(|b| b.bytes)
+            .ok_or_else(|| RunError("no output buffer came back".into()))
+    }
+}
+
+/// What output buffers hold before a run, so that bytes an implementation
+/// does not write show up.
+pub const POISON: u8 = 0xa5;
+
+/// Any program, through the command protocol: for each group it is run as
+/// `PROGRAM JOB.json` in a fresh folder holding `kernel.ptx` and `in.bin`,
+/// and must write `out.bin`; `PROGRAM --capabilities` prints what it claims.
+pub struct Command {
+    pub program: PathBuf,
+    pub info: Info,
+    pub scratch: PathBuf,
+}
+
+impl Command {
+    pub fn new(program: &str, scratch: PathBuf) -> Result<Command, String> {
+        let program = PathBuf::from(program);
+        let out = std::process::Command::new(&program)
+            .arg("--capabilities")
+            .output()
+            .map_err(|e| format!("{}: {e}", program.display()))?;
+        let mut info = Info {
+            name: format!("command:{}", program.display()),
+            version: String::new(),
+            ptx_version: "8.7".into(),
+            targets: vec!["*".into()],
+            details: Default::default(),
+        };
+        if out.status.success() {
+            let caps: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+                format!(
+                    "{} --capabilities: not JSON ({e}); see docs/implementations.md",
+                    program.display()
+                )
+            })?;
+            if let Some(v) = caps.get("version").and_then(|v| v.as_str()) {
+                info.version = v.to_string();
+            }
+            if let Some(v) = caps.get("ptx_version").and_then(|v| v.as_str()) {
+                info.ptx_version = v.to_string();
+            }
+            if let Some(t) = caps.get("targets").and_then(|v| v.as_array()) {
+                info.targets = t
+                    .iter()
+                    .filter_map(|t| t.as_str().map(String::from))
+                    .collect();
+            }
+        }
+        Ok(Command {
+            program,
+            info,
+            scratch,
+        })
+    }
+}
+
+impl Implementation for Command {
+    fn info(&self) -> Info {
+        self.info.clone()
+    }
+
+    fn run(&self, job: &Job) -> Result<Vec<u8>, RunError> {
+        let g = job.group;
+        let dir = self.scratch.join(super::file_stem(&g.id));
+        let err = |e: std::io::Error| RunError(format!("{}: {e}", dir.display()));
+        std::fs::create_dir_all(&dir).map_err(err)?;
+        std::fs::write(dir.join("kernel.ptx"), job.ptx).map_err(err)?;
+        std::fs::write(dir.join("in.bin"), job.input).map_err(err)?;
+        let spec = serde_json::json!({
+            "protocol": "ptx-conform-command/1",
+            "kernel": "kernel.ptx",
+            "entry": g.entry,
+            "ptx_version": g.ptx_version,
+            "target": g.target,
+            "grid": g.grid,
+            "block": g.block,
+            "cluster": g.cluster,
+            "params": [
+                {"name": "in", "file": "in.bin", "bytes": g.input_bytes()},
+                {"name": "out", "file": "out.bin", "bytes": g.output_bytes(), "fill": POISON}
+            ]
+        });
+        std::fs::write(dir.join("job.json"), spec.to_string()).map_err(err)?;
+        let mut child = std::process::Command::new(
+            std::fs::canonicalize(&self.program).unwrap_or_else(|_| self.program.clone()),
+        )
+        .arg("job.json")
+        .current_dir(&dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| RunError(format!("{}: {e}", self.program.display())))?;
+        let status = wait_timeout(&mut child, job.timeout)?;
+        let result = match status {
+            None => Err(RunError(format!(
+                "ran past the timeout ({} s) and was killed",
+                job.timeout.as_secs_f64()
+            ))),
+            Some(s) if !s.success() => {
+                let mut msg = String::new();
+                if let Some(mut e) = child.stderr.take() {
+                    use std::io::Read;
+                    let _ = e.read_to_string(&mut msg);
+                }
+                let msg: String = msg.chars().take(400).collect();
+                Err(RunError(format!("exited with {s}: {}", msg.trim())))
+            }
+            Some(_) => {
+                let out = std::fs::read(dir.join("out.bin")).map_err(err)?;
+                if out.len() != g.output_bytes() {
+                    Err(RunError(format!(
+                        "out.bin has {} bytes, expected {}",
+                        out.len(),
+                        g.output_bytes()
+                    )))
+                } else {
+                    Ok(out)
+                }
+            }
+        };
+        let _ = std::fs::remove_dir_all(&dir);
+        result
+    }
+}
+
+/// Waits for `child` at most `timeout`; kills it past that (`None`).
+fn wait_timeout(
+    child: &mut std::process::Child,
+    timeout: Duration,
+) -> Result<Option<std::process::ExitStatus>, RunError> {
+    let start = std::time::Instant::now();
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match child.try_wait() {
+            Ok(Some(s)) => return Ok(Some(s)),
+            Ok(None) if start.elapsed() >= timeout => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Ok(None);
+            }
+            Ok(None) => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(50));
+            }
+            Err(e) => return Err(RunError(e.to_string())),
+        }
+    }
+}

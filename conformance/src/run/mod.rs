@@ -1,0 +1,378 @@
+//! `conform run`: runs a conformance suite (the default one, generated on
+//! the spot, or `--suite DIR`) against an implementation, compares every
+//! case with the model's expectation outside its don't-care mask, and
+//! writes `results.json`, `report.html` and `junit.xml` into a folder whose
+//! path it prints.
+//!
+//! Exit codes: 0 every case that ran passed, 1 a case failed or could not
+//! run, 2 bad input or usage, 130 interrupted (the results of the groups
+//! that finished are written).
+
+pub mod compare;
+#[cfg(feature = "cuda")]
+pub mod cuda;
+pub mod impls;
+
+pub use ptx_gen::suite::file_stem;
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use impls::{Implementation, Job};
+use indicatif::{ProgressBar, ProgressStyle};
+use ptx_gen::suite::manifest::{Group, Manifest};
+use ptx_reports::{Counts, GroupResult, Results, Status, SuiteInfo};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+#[derive(Args)]
+#[command(after_help = "Implementations:\n  \
+simulator           the model's kernel interpreter\n  \
+cuda                the CUDA driver API (libcuda), loaded at run time; kernels are JIT-compiled from PTX\n  \
+command:PROGRAM     any program speaking the protocol of docs/implementations.md\n\n\
+Exit codes: 0 every case that ran passed, 1 a case failed or could not run, 2 bad input or usage, \
+130 interrupted (results of the finished groups are written).")]
+pub struct RunArgs {
+    /// The implementation: `simulator`, `cuda` or `command:PROGRAM`.
+    #[arg(long = "impl", value_name = "IMPL")]
+    pub implementation: String,
+    /// A suite folder (`conform gen` writes one); without it, the default
+    /// suite is generated into OUT/suite.
+    #[arg(long, value_name = "DIR")]
+    pub suite: Option<PathBuf>,
+    /// Where results go (a new folder); default
+    /// `conform-out/run-TIME-IMPL`.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Groups to run at once (default: one per CPU; 1 for cuda).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Seconds an implementation may take for one group before its cases
+    /// are marked error.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub timeout: f64,
+    /// Only groups whose id or form matches one of these globs.
+    #[arg(long, value_name = "GLOB")]
+    pub filter: Vec<String>,
+    /// The seed, when the default suite is generated.
+    #[arg(long, default_value_t = ptx_gen::suite::DEFAULT_SEED)]
+    pub seed: u64,
+    /// Failures kept per group in the results (the counts are complete).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub max_failures: usize,
+    /// The CUDA driver library (`--impl cuda`); another driver-compatible
+    /// library validates that implementation.
+    #[arg(long, value_name = "PATH")]
+    pub libcuda: Option<PathBuf>,
+    /// The CUDA device ordinal.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub device: usize,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+fn implementation(a: &RunArgs, out: &Path) -> Result<Box<dyn Implementation>> {
+    let name = a.implementation.as_str();
+    if name == "simulator" {
+        return Ok(Box::new(impls::Simulator));
+    }
+    if name == "cuda" {
+        #[cfg(feature = "cuda")]
+        return Ok(Box::new(
+            cuda::Cuda::open(a.libcuda.as_deref(), a.device)
+                .map_err(|e| anyhow!("--impl cuda: {e}"))?,
+        ));
+        #[cfg(not(feature = "cuda"))]
+        bail!("--impl cuda: this conform was built without the `cuda` feature");
+    }
+    if let Some(prog) = name.strip_prefix("command:") {
+        return Ok(Box::new(
+            impls::Command::new(prog, out.join("scratch"))
+                .map_err(|e| anyhow!("--impl {name}: {e}"))?,
+        ));
+    }
+    bail!("--impl `{name}`: give simulator, cuda or command:PROGRAM")
+}
+
+/// UTC `YYYYMMDD-HHMMSS` and RFC 3339 of now.
+fn now() -> (String, String) {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rem) = (secs / 86400, secs % 86400);
+    // civil-from-days (Gregorian), days since 1970-01-01
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + (m <= 2) as i64;
+    let (h, mi, s) = (rem / 3600, rem % 3600 / 60, rem % 60);
+    (
+        format!("{y:04}{m:02}{d:02}-{h:02}{mi:02}{s:02}"),
+        format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z"),
+    )
+}
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+pub fn run(a: RunArgs) -> Result<ExitCode> {
+    let (stamp, started) = now();
+    let impl_word: String = a
+        .implementation
+        .rsplit(['/', ':'])
+        .next()
+        .unwrap_or("impl")
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect();
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("conform-out").join(format!("run-{stamp}-{impl_word}")));
+    if out.exists() && std::fs::read_dir(&out).map_or(true, |mut d| d.next().is_some()) {
+        bail!(
+            "{}: already exists and is not empty (choose another --out)",
+            out.display()
+        );
+    }
+    std::fs::create_dir_all(&out).with_context(|| format!("{}", out.display()))?;
+    let imp = implementation(&a, &out)?;
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+    let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let suite_dir = match &a.suite {
+        Some(d) => d.clone(),
+        None => {
+            let dir = out.join("suite");
+            let opts = ptx_gen::suite::Options {
+                seed: a.seed,
+                filter: a.filter.clone(),
+                ..Default::default()
+            };
+            let bar = bar(a.quiet, 0, "generating");
+            let t = Instant::now();
+            ptx_gen::suite::write(&dir, &opts, cpus, &|d, n| {
+                bar.set_length(n as u64);
+                bar.set_position(d as u64);
+            })
+            .map_err(|e| anyhow!(e))?;
+            bar.finish_and_clear();
+            eprintln!(
+                "generated the default suite in {:.1} s: {}",
+                t.elapsed().as_secs_f64(),
+                dir.display()
+            );
+            dir
+        }
+    };
+    let manifest = Manifest::read(&suite_dir).map_err(|e| anyhow!(e))?;
+    let filter = ptx_gen::suite::patterns(&a.filter).map_err(|e| anyhow!(e))?;
+    let jobs = a
+        .jobs
+        .unwrap_or(if a.implementation == "cuda" { 1 } else { cpus })
+        .max(1);
+    let results = execute(&*imp, &manifest, &suite_dir, &filter, &a, jobs, started)?;
+    write_outputs(&out, &results)?;
+    let t = &results.totals;
+    println!(
+        "{}: {} pass, {} fail, {} skip, {} error{}",
+        imp.info().name,
+        t.pass,
+        t.fail,
+        t.skip,
+        t.error,
+        if results.complete {
+            ""
+        } else {
+            " (interrupted)"
+        }
+    );
+    println!("{}", out.display());
+    Ok(if !results.complete {
+        ExitCode::from(130)
+    } else if t.fail + t.error > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn bar(quiet: bool, len: u64, msg: impl Into<String>) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::new(len);
+    b.set_style(
+        ProgressStyle::with_template("{msg:>10} [{bar:40}] {pos}/{len} {per_sec} eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    b.set_message(msg.into());
+    b
+}
+
+/// Runs every selected group with `jobs` workers.
+pub fn execute(
+    imp: &dyn Implementation,
+    m: &Manifest,
+    dir: &Path,
+    filter: &[glob::Pattern],
+    a: &RunArgs,
+    jobs: usize,
+    started: String,
+) -> Result<Results> {
+    let t0 = Instant::now();
+    let selected: Vec<&Group> = m
+        .groups
+        .iter()
+        .filter(|g| {
+            filter.is_empty()
+                || filter
+                    .iter()
+                    .any(|f| f.matches(&g.id) || f.matches(&g.form))
+        })
+        .collect();
+    let total: u64 = selected.iter().map(|g| g.cases).sum();
+    let progress = bar(a.quiet, total, imp.info().name);
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<GroupResult>>> =
+        selected.iter().map(|_| Mutex::new(None)).collect();
+    let timeout = Duration::from_secs_f64(a.timeout.max(0.001));
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| loop {
+                if INTERRUPTED.load(Ordering::SeqCst) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(g) = selected.get(i) else { break };
+                let r = run_group(imp, g, dir, timeout, a.max_failures);
+                progress.inc(g.cases);
+                *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+            });
+        }
+    });
+    progress.finish_and_clear();
+    let complete = !INTERRUPTED.load(Ordering::SeqCst);
+    let groups: Vec<GroupResult> = slots
+        .into_iter()
+        .filter_map(|s| s.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .collect();
+    let mut totals = Counts::default();
+    let mut families = std::collections::BTreeMap::new();
+    for g in &groups {
+        totals.merge(&g.counts);
+        families
+            .entry(g.family.clone())
+            .or_insert_with(Counts::default)
+            .merge(&g.counts);
+    }
+    Ok(Results {
+        schema: ptx_reports::SCHEMA.to_string(),
+        implementation: imp.info(),
+        suite: SuiteInfo {
+            path: dir.display().to_string(),
+            seed: m.seed,
+            generator: m.generator.clone(),
+            groups: m.groups.len(),
+            cases: m.cases,
+        },
+        started,
+        duration_s: t0.elapsed().as_secs_f64(),
+        complete,
+        totals,
+        families,
+        groups,
+    })
+}
+
+fn run_group(
+    imp: &dyn Implementation,
+    g: &Group,
+    dir: &Path,
+    timeout: Duration,
+    max_failures: usize,
+) -> GroupResult {
+    let mut r = GroupResult {
+        id: g.id.clone(),
+        family: g.family.clone(),
+        form: g.form.clone(),
+        section: g.section.clone(),
+        provenance: g.provenance.as_str().to_string(),
+        counts: Counts::default(),
+        reason: None,
+        seconds: 0.0,
+        failures: Vec::new(),
+    };
+    let all = |r: &mut GroupResult, s: Status, why: String| {
+        r.counts.add(s, g.cases);
+        r.reason = Some(why);
+    };
+    if let Some(why) = imp.unsupported(g) {
+        all(&mut r, Status::Skip, why);
+        return r;
+    }
+    let ptx_path = dir.join(&g.kernel);
+    let (ptx, data) = match (
+        std::fs::read_to_string(&ptx_path),
+        std::fs::read(dir.join(&g.data)),
+    ) {
+        (Ok(p), Ok(d)) if d.len() == g.data_bytes() => (p, d),
+        (Err(e), _) => {
+            all(
+                &mut r,
+                Status::Error,
+                format!("{}: {e}", ptx_path.display()),
+            );
+            return r;
+        }
+        _ => {
+            all(
+                &mut r,
+                Status::Error,
+                format!("{}: unreadable or of the wrong size", g.data),
+            );
+            return r;
+        }
+    };
+    let (input, rest) = data.split_at(g.input_bytes());
+    let (expected, mask) = rest.split_at(g.output_bytes());
+    let job = Job {
+        group: g,
+        ptx: &ptx,
+        ptx_path: &ptx_path,
+        input,
+        timeout,
+    };
+    let t = Instant::now();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| imp.run(&job)));
+    r.seconds = t.elapsed().as_secs_f64();
+    match outcome {
+        Err(_) => all(&mut r, Status::Error, "the implementation panicked".into()),
+        Ok(Err(e)) => all(&mut r, Status::Error, e.0),
+        Ok(Ok(actual)) => {
+            compare::group(g, input, expected, mask, &actual, max_failures, &mut r);
+        }
+    }
+    r
+}
+
+/// Writes `results.json`, `report.html` and `junit.xml`, each complete or
+/// not at all.
+fn write_outputs(out: &Path, r: &Results) -> Result<()> {
+    let json = serde_json::to_string_pretty(r)?;
+    let tmp = out.join(".results.json.tmp");
+    std::fs::write(&tmp, json)?;
+    std::fs::rename(&tmp, out.join("results.json"))?;
+    Ok(())
+}

@@ -1,0 +1,47 @@
+//! The Tera templates, one per instruction family, built into the binary.
+
+use std::sync::OnceLock;
+
+const TEMPLATES: &[(&str, &str)] = &[
+    ("header.ptx", include_str!("../../templates/header.ptx")),
+    ("prologue.ptx", include_str!("../../templates/prologue.ptx")),
+    ("cvt.ptx", include_str!("../../templates/cvt.ptx.tera")),
+    ("prmt.ptx", include_str!("../../templates/prmt.ptx.tera")),
+    ("mov.ptx", include_str!("../../templates/mov.ptx.tera")),
+    ("shfl.ptx", include_str!("../../templates/shfl.ptx.tera")),
+];
+
+fn tera() -> &'static tera::Tera {
+    static T: OnceLock<tera::Tera> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = tera::Tera::default();
+        t.autoescape_on(Vec::<&str>::new());
+        t.add_raw_templates(TEMPLATES.iter().copied())
+            .expect("the built-in templates parse");
+        t
+    })
+}
+
+/// Renders template `name` with `ctx` (a serializable struct).
+pub fn render(name: &str, ctx: &impl serde::Serialize) -> String {
+    let ctx = tera::Context::from_serialize(ctx).expect("a template context is a map");
+    tera()
+        .render(name, &ctx)
+        .unwrap_or_else(|e| panic!("template {name}: {e:?}"))
+}
+
+/// What every kernel's header and prologue read.
+#[derive(serde::Serialize)]
+pub struct Common<'a> {
+    pub id: &'a str,
+    pub form: &'a str,
+    pub section: &'a str,
+    pub version: &'a str,
+    pub target: &'a str,
+    pub entry: &'a str,
+    pub cases: u64,
+    pub in_row: u32,
+    pub out_row: u32,
+    pub generator: String,
+    pub seed: u64,
+}
