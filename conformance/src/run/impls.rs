@@ -204,6 +204,11 @@ impl Implementation for Command {
         std::fs::write(dir.join("in.bin"), job.input).map_err(err)?;
         let spec = serde_json::json!({
             "protocol": "ptx-conform-command/1",
+            "group": g.id,
+            "form": g.form,
+            "cases": g.cases,
+            "input_layout": g.input,
+            "output_layout": g.output,
             "kernel": "kernel.ptx",
             "entry": g.entry,
             "ptx_version": g.ptx_version,
