@@ -153,8 +153,8 @@ fn header(out: &mut String, r: &Results, status: Status, verdict_words: &str) {
         "seed",
         &format!("<code data-seed=\"{0}\">{0}</code>", s.seed),
     );
-    dl_row(out, "groups", &s.groups.to_string());
-    dl_row(out, "cases", &s.cases.to_string());
+    dl_row(out, "groups", &grouped(s.groups as u64));
+    dl_row(out, "cases", &grouped(s.cases));
     dl_row(out, "generator", &or_none(&s.generator));
     out.push_str("</dl></div>\n");
 
@@ -172,7 +172,10 @@ fn header(out: &mut String, r: &Results, status: Status, verdict_words: &str) {
     let complete = if r.complete {
         "yes: every group of the suite ran".to_string()
     } else {
-        format!("<strong>no</strong>: {}", esc(&interrupted_words(r)))
+        format!(
+            "<strong>no</strong>: interrupted; {}",
+            esc(&interrupted_words(r))
+        )
     };
     dl_row(out, "complete", &complete);
     let gt = group_totals(r);
@@ -192,7 +195,11 @@ fn header(out: &mut String, r: &Results, status: Status, verdict_words: &str) {
          <th class=\"n\">cases</th><th>share</th></tr></thead>\n<tbody><tr>",
     );
     count_cells(out, &r.totals);
-    let _ = write!(out, "<td class=\"n\">{}</td><td>", r.totals.total());
+    let _ = write!(
+        out,
+        "<td class=\"n\">{}</td><td>",
+        grouped(r.totals.total())
+    );
     bar(out, &r.totals);
     out.push_str("</td></tr></tbody></table>\n</section>\n");
 }
@@ -217,12 +224,12 @@ fn families(out: &mut String, r: &Results) {
             } else {
                 ""
             },
-            f.groups.total(),
+            grouped(f.groups.total()),
             zero_class(f.groups.fail + f.groups.error),
             f.groups.fail + f.groups.error,
         );
         count_cells(out, &f.cases);
-        let _ = write!(out, "<td class=\"n\">{}</td><td>", f.cases.total());
+        let _ = write!(out, "<td class=\"n\">{}</td><td>", grouped(f.cases.total()));
         bar(out, &f.cases);
         out.push_str("</td></tr>\n");
     }
@@ -416,8 +423,10 @@ fn skips(out: &mut String, r: &Results) {
     for (reason, groups, cases) in reasons {
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td class=\"n\">{groups}</td><td class=\"n\">{cases}</td></tr>",
-            esc(reason)
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            esc(reason),
+            grouped(groups),
+            grouped(cases)
         );
     }
     out.push_str("</tbody></table>\n</section>\n");
@@ -535,10 +544,25 @@ fn count_cells(out: &mut String, c: &Counts) {
     ] {
         let _ = write!(
             out,
-            "<td class=\"n {class}{}\" data-count=\"{class}\">{n}</td>",
-            zero_class(n)
+            "<td class=\"n {class}{}\" data-count=\"{class}\">{}</td>",
+            zero_class(n),
+            grouped(n)
         );
     }
+}
+
+/// `614400` → `614 400`, with a narrow no-break space (U+202F) between
+/// groups of three digits.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 * 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push('\u{202f}');
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn zero_class(n: u64) -> &'static str {
@@ -582,5 +606,19 @@ fn or_none(s: &str) -> String {
         "<span class=\"name\">not given</span>".to_string()
     } else {
         esc(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grouped;
+
+    #[test]
+    fn digits_are_grouped_by_three() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1\u{202f}000");
+        assert_eq!(grouped(614400), "614\u{202f}400");
+        assert_eq!(grouped(12345678), "12\u{202f}345\u{202f}678");
     }
 }

@@ -61,7 +61,7 @@ pub fn junit(r: &Results) -> String {
                 Status::Error => {
                     t.errors += 1;
                     let reason = g.reason.as_deref().unwrap_or("the group could not run");
-                    let first_line = reason.lines().next().unwrap_or("");
+                    let message = one_line_reason(reason);
                     let mut details = format!(
                         "{} of {} cases could not run (form {}, PTX ISA {})\n{}\n",
                         g.counts.error,
@@ -76,7 +76,7 @@ pub fn junit(r: &Results) -> String {
                     let _ = write!(
                         body,
                         ">\n      <error message=\"{}\" type=\"error\">{}</error>\n    </testcase>\n",
-                        attr(first_line),
+                        attr(&message),
                         text(&details)
                     );
                 }
@@ -91,7 +91,7 @@ pub fn junit(r: &Results) -> String {
             errors: 1,
             ..SuiteTotals::default()
         };
-        let words = interrupted_words(r);
+        let words = format!("the run was interrupted: {}", interrupted_words(r));
         let body = format!(
             "    <testcase classname=\"conform\" name=\"run complete\" time=\"0.000\">\n      \
              <error message=\"{}\" type=\"interrupted\">{}</error>\n    </testcase>\n",
@@ -222,7 +222,7 @@ fn failure_text(g: &GroupResult) -> (String, String) {
     (message, body)
 }
 
-/// `inputs a = … → expected d = …, actual d = …` on one line.
+/// `a = …, b = … -> expected d = …, actual d = …` on one line.
 fn one_line(f: &CaseFailure) -> String {
     let fields = |v: &[Field]| v.iter().map(field_text).collect::<Vec<_>>().join(", ");
     format!(
@@ -231,4 +231,20 @@ fn one_line(f: &CaseFailure) -> String {
         fields(&f.expected),
         fields(&f.actual)
     )
+}
+
+/// A reason on one line for a `message` attribute: its non-blank lines,
+/// trimmed, joined with ` / `, at most 500 characters.
+fn one_line_reason(reason: &str) -> String {
+    let joined = reason
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" / ");
+    let mut short: String = joined.chars().take(500).collect();
+    if short.len() < joined.len() {
+        short.push('…');
+    }
+    short
 }

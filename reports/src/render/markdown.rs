@@ -76,7 +76,7 @@ pub fn markdown(r: &Results) -> String {
     counts_row(&mut out, "groups", &group_totals(r));
 
     out.push_str(
-        "\n## By family\n\n| family | groups | failing groups | pass | fail | skip | error | cases |\n\
+        "\n## By family\n\n| family | groups | groups failing or in error | pass | fail | skip | error | cases |\n\
          |---|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for f in family_rows(r) {

@@ -277,10 +277,10 @@ pub(crate) fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
     }
 }
 
-/// `N of M groups ran` for an interrupted run.
+/// `N of the suite's M groups ran`, for an interrupted run.
 pub(crate) fn interrupted_words(r: &Results) -> String {
     format!(
-        "the run was interrupted: {} of the suite's {} groups ran",
+        "{} of the suite's {} groups ran",
         r.groups.len(),
         r.suite.groups
     )

@@ -126,7 +126,7 @@ pub fn run() -> Results {
         "9.7.9.9",
         counts(0, 0, 4, 0),
     );
-    g4.reason = Some("needs sm_100a".into());
+    g4.reason = Some("needs sm_100a | sm_101a".into());
     let mut g5 = group(
         &format!("mov.b32/{SCRIPT}"),
         "mov",
@@ -149,7 +149,7 @@ pub fn run() -> Results {
         "9.7.9.8",
         counts(0, 0, 4, 0),
     );
-    g7.reason = Some("needs sm_100a".into());
+    g7.reason = Some("needs sm_100a | sm_101a".into());
     let groups = vec![g0, g1, g2, g3, g4, g5, g6, g7];
 
     let mut totals = Counts::default();
