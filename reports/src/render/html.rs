@@ -10,7 +10,7 @@ use crate::results::CaseFailure;
 use std::fmt::Write;
 
 const STYLE: &str = r#"
-:root { --pass: #1a7f37; --fail: #cf222e; --skip: #6e7781; --error: #bc4c00;
+:root { --pass: #1a7f37; --fail: #cf222e; --skip: #6e7781; --error: #b86200;
   --line: #d0d7de; --soft: #f6f8fa; --text: #1f2328; --muted: #59636e; }
 * { box-sizing: border-box; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
@@ -72,6 +72,9 @@ table.groups td.id { overflow-wrap: break-word; }
 table.groups td.prov { white-space: nowrap; }
 footer { margin-top: 32px; color: var(--muted); font-size: 12px; }
 "#;
+
+/// Runs with at most this many groups have their family tables open.
+const HTML_GROUPS_OPEN: usize = 50;
 
 /// The HTML report of a run: a single self-contained page.
 pub fn html(r: &Results) -> String {
@@ -208,7 +211,7 @@ fn families(out: &mut String, r: &Results) {
     out.push_str(
         "<section id=\"families\">\n<h2>By instruction family</h2>\n\
          <table class=\"families\"><thead><tr><th>family</th><th class=\"n\">groups</th>\
-         <th class=\"n\">groups failing or in error</th><th class=\"n\">pass</th><th class=\"n\">fail</th>\
+         <th class=\"n\">failing groups</th><th class=\"n\">groups in error</th><th class=\"n\">pass</th><th class=\"n\">fail</th>\
          <th class=\"n\">skip</th><th class=\"n\">error</th><th class=\"n\">cases</th>\
          <th>share</th></tr></thead>\n<tbody>\n",
     );
@@ -217,7 +220,7 @@ fn families(out: &mut String, r: &Results) {
         let _ = write!(
             out,
             "<tr data-family=\"{0}\"{1}><th><a href=\"#family-{0}\">{0}</a></th>\
-             <td class=\"n\">{2}</td><td class=\"n fail{3}\">{4}</td>",
+             <td class=\"n\">{2}</td><td class=\"n fail{3}\">{4}</td><td class=\"n error{5}\">{6}</td>",
             esc(f.name),
             if attention {
                 " class=\"attention\""
@@ -225,15 +228,17 @@ fn families(out: &mut String, r: &Results) {
                 ""
             },
             grouped(f.groups.total()),
-            zero_class(f.groups.fail + f.groups.error),
-            f.groups.fail + f.groups.error,
+            zero_class(f.groups.fail),
+            grouped(f.groups.fail),
+            zero_class(f.groups.error),
+            grouped(f.groups.error),
         );
         count_cells(out, &f.cases);
         let _ = write!(out, "<td class=\"n\">{}</td><td>", grouped(f.cases.total()));
         bar(out, &f.cases);
         out.push_str("</td></tr>\n");
     }
-    out.push_str("</tbody></table>\n<p class=\"note\">Counts are of cases; a group fails when any of its cases fails, and is in error when it could not run.</p>\n</section>\n");
+    out.push_str("</tbody></table>\n<p class=\"note\">Pass, fail, skip and error count cases. A group is in error when some of its cases could not run, else fails when some of its cases fail.</p>\n</section>\n");
 }
 
 fn failures(out: &mut String, r: &Results) {
@@ -433,11 +438,18 @@ fn skips(out: &mut String, r: &Results) {
 }
 
 fn all_groups(out: &mut String, r: &Results) {
+    // A small run's tables are open; a large one's wait for a click.
+    let open = r.groups.len() <= HTML_GROUPS_OPEN;
     let _ = write!(
         out,
         "<section id=\"groups\">\n<h2>All groups ({})</h2>\n\
-         <p class=\"note\">One table per family, failing groups first. Open a family to see its groups.</p>\n",
-        r.groups.len()
+         <p class=\"note\">One table per family, failing groups first.{}</p>\n",
+        r.groups.len(),
+        if open {
+            ""
+        } else {
+            " Open a family to see its groups."
+        }
     );
     let sorted = failures_first(&r.groups);
     // Groups shown in full above get a link to it.
@@ -469,12 +481,13 @@ fn all_groups(out: &mut String, r: &Results) {
         }
         let _ = writeln!(
             out,
-            "<details class=\"family\" id=\"family-{name}\"><summary><strong>{name}</strong>: {n} {groups_word}\
+            "<details class=\"family\" id=\"family-{name}\"{open}><summary><strong>{name}</strong>: {n} {groups_word}\
              {bad_words}</summary>",
             name = esc(f.name),
             n = groups.len(),
             groups_word = plural(groups.len() as u64, "group", "groups"),
             bad_words = bad,
+            open = if open { " open=\"open\"" } else { "" },
         );
         if groups.is_empty() {
             out.push_str("<p class=\"note\">No group of this family is listed.</p></details>\n");

@@ -207,12 +207,14 @@ pub(crate) fn failures_not_shown(group: &GroupResult, shown: usize) -> u64 {
     group.counts.fail.saturating_sub(shown as u64)
 }
 
-/// `0.42 s`, `12.3 s`, `4 min 05 s`, `2 h 03 min`.
+/// `4 ms`, `2.42 s`, `12.3 s`, `4 min 05 s`, `2 h 03 min`.
 pub(crate) fn duration_words(secs: f64) -> String {
     if !secs.is_finite() || secs < 0.0 {
         return format!("{secs} s");
     }
-    if secs < 10.0 {
+    if secs < 1.0 {
+        format!("{:.0} ms", secs * 1000.0)
+    } else if secs < 10.0 {
         format!("{secs:.2} s")
     } else if secs < 60.0 {
         format!("{secs:.1} s")
@@ -284,4 +286,20 @@ pub(crate) fn interrupted_words(r: &Results) -> String {
         r.groups.len(),
         r.suite.groups
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::duration_words;
+
+    #[test]
+    fn durations_read_at_their_scale() {
+        assert_eq!(duration_words(0.0), "0 ms");
+        assert_eq!(duration_words(0.004), "4 ms");
+        assert_eq!(duration_words(2.4249), "2.42 s");
+        assert_eq!(duration_words(12.34), "12.3 s");
+        assert_eq!(duration_words(245.2), "4 min 05 s");
+        assert_eq!(duration_words(7380.0), "2 h 03 min");
+        assert_eq!(duration_words(f64::NAN), "NaN s");
+    }
 }

@@ -202,6 +202,7 @@ pub fn passing_run() -> Results {
             .or_default()
             .merge(&g.counts);
     }
+    r.suite.cases = r.totals.total();
     r
 }
 
