@@ -6,6 +6,7 @@
 #
 # Without RESULTS it renders the hand-built sample (`cargo run -p ptx-reports --example sample`).
 # The HTML is left beside the PNG (OUT.html).  Defaults: /tmp/report.png, 1280x2000.
+# docs/img/report.png is such a screenshot (1280x1500), reduced to 128 colours to stay small.
 # Needs Debian's chromium (`apt-get install -y chromium`); CHROMIUM names another binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
