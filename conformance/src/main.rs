@@ -5,7 +5,7 @@
 //! Exit codes: 0 success (every file legal), 1 a finding (an illegal file),
 //! 2 a usage error or unreadable input.
 
-use ptx_conformance::{check, cvt_hw_cmd, eval, exec, legality_cmd, litmus_cmd, run, suite_cmd};
+use ptx_conformance::{check, cvt_hw_cmd, eval, exec, legality_cmd, litmus_cmd, report_cmd, run, suite_cmd};
 
 use clap::{Parser, Subcommand};
 
@@ -36,6 +36,8 @@ enum Command {
     Gen(suite_cmd::GenArgs),
     /// Run a conformance suite against an implementation and write the results and reports.
     Run(run::RunArgs),
+    /// Render a results file of `conform run` as HTML, Markdown or JUnit XML.
+    Report(report_cmd::ReportArgs),
     /// Decide PTX litmus tests under the PTX memory consistency model.
     #[command(subcommand)]
     Litmus(litmus_cmd::LitmusCommand),
@@ -63,6 +65,7 @@ fn main() -> ExitCode {
         Command::Eval(args) => eval::run(args),
         Command::Gen(args) => suite_cmd::run(args),
         Command::Run(args) => run::run(args),
+        Command::Report(args) => report_cmd::run(args),
         Command::Litmus(cmd) => litmus_cmd::run(cmd),
         Command::Exec(args) => exec::run(args),
         Command::Legality(cmd) => legality_cmd::run(cmd),

@@ -371,8 +371,8 @@ fn run_group(
 /// not at all.
 fn write_outputs(out: &Path, r: &Results) -> Result<()> {
     let json = serde_json::to_string_pretty(r)?;
-    let tmp = out.join(".results.json.tmp");
-    std::fs::write(&tmp, json)?;
-    std::fs::rename(&tmp, out.join("results.json"))?;
+    ptx_reports::write_atomic(out.join("results.json"), json.as_bytes())?;
+    ptx_reports::write_atomic(out.join("report.html"), ptx_reports::render::html(r))?;
+    ptx_reports::write_atomic(out.join("junit.xml"), ptx_reports::render::junit(r))?;
     Ok(())
 }
