@@ -142,8 +142,10 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
             out.display()
         );
     }
-    std::fs::create_dir_all(&out).with_context(|| format!("{}", out.display()))?;
+    // the implementation first, so that one that cannot start leaves no
+    // empty folder behind
     let imp = implementation(&a, &out)?;
+    std::fs::create_dir_all(&out).with_context(|| format!("{}", out.display()))?;
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
