@@ -1,10 +1,14 @@
 //! `--impl cuda`: runs each group on a GPU through the CUDA driver API,
 //! loaded at run time (`--libcuda PATH`, or the system's libcuda), each
-//! kernel JIT-compiled from its PTX text. Comparing the outputs is the
-//! runner's work. docs/implementations.md says what it claims and how it
-//! meets timeouts and faults.
+//! kernel JIT-compiled from its PTX text: [`Cuda`] in this process, and
+//! [`Isolated`], which the runner uses, in a child process replaced after a
+//! fault or a timeout. Comparing the outputs is the runner's work.
+//! docs/implementations.md says what it claims.
 
 mod driver;
+mod worker;
+
+pub use worker::{serve, Isolated};
 
 use super::impls::{Implementation, Job, RunError, POISON};
 use cudarc::driver::sys::{
@@ -234,6 +238,13 @@ impl Cuda {
             );
         }
         Ok(cuda)
+    }
+
+    /// Whether the next group can run: no fault lost the context for good
+    /// and no kernel outlived its timeout.
+    pub fn healthy(&self) -> bool {
+        let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.stopped.is_none() && st.context.is_some()
     }
 
     /// JIT-compiles an empty kernel for `target`: whether the driver takes
@@ -478,12 +489,12 @@ impl Implementation for Cuda {
                 st.hung = true;
                 st.stopped = Some(format!(
                     "not run: the kernel of `{}` ran past its timeout and still holds the GPU \
-                     (a running kernel cannot be stopped; leave that group out with --filter)",
+                     (a kernel cannot be stopped from its own process)",
                     job.group.id
                 ));
                 Err(RunError(format!(
-                    "the kernel ran past the timeout ({} s) and cannot be stopped; \
-                     no later group runs",
+                    "the kernel ran past the timeout ({} s); a kernel cannot be stopped from \
+                     its own process, so its CUDA context is given up",
                     job.timeout.as_secs_f64()
                 )))
             }
@@ -503,7 +514,7 @@ impl Implementation for Cuda {
                     Ok(c) => {
                         st.context = Some(c);
                         Err(RunError(format!(
-                            "{e}; the context was lost and a new one is made for the next groups"
+                            "{e}; the CUDA context was lost, and a new one runs the next groups"
                         )))
                     }
                     Err(why) => {
@@ -512,7 +523,8 @@ impl Implementation for Cuda {
                             job.group.id
                         ));
                         Err(RunError(format!(
-                            "{e}; no new context could be made: {why}"
+                            "{e}; the CUDA context was lost, and no new one could be made \
+                             in this process ({why})"
                         )))
                     }
                 }
