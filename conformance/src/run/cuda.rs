@@ -69,11 +69,13 @@ pub fn ptx_isa_for_driver(version: i32) -> Option<&'static str> {
         .map(|(_, ptx)| *ptx)
 }
 
-/// The CUDA driver on one device.
+/// The CUDA driver on one device, in this process (the runner uses
+/// [`Isolated`], which runs this in a child process).
 ///
 /// Groups run one at a time: [`Implementation::run`] holds a lock for the
-/// whole launch, so more `--jobs` only queue (the driver API would allow
-/// more, but one context's faults would then spoil the others' results).
+/// whole launch, so more `--jobs` only queue (the driver would take
+/// concurrent launches, but a fault in one kernel would then spoil the
+/// results of those running beside it).
 pub struct Cuda {
     driver: Driver,
     device: CUdevice,
