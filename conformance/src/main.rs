@@ -49,6 +49,20 @@ enum Command {
     /// Conversion baselines from a GPU (maintainers).
     #[command(hide = true, subcommand, name = "cvt-hw")]
     CvtHw(cvt_hw_cmd::CvtHwCommand),
+    /// The child process of `run --impl cuda` (speaks on standard input
+    /// and output; not for people).
+    #[cfg(feature = "cuda")]
+    #[command(hide = true, name = "cuda-worker")]
+    CudaWorker(CudaWorkerArgs),
+}
+
+#[cfg(feature = "cuda")]
+#[derive(clap::Args)]
+struct CudaWorkerArgs {
+    #[arg(long, value_name = "PATH")]
+    libcuda: Option<std::path::PathBuf>,
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    device: usize,
 }
 
 fn main() -> ExitCode {
@@ -70,6 +84,8 @@ fn main() -> ExitCode {
         Command::Exec(args) => exec::run(args),
         Command::Legality(cmd) => legality_cmd::run(cmd),
         Command::CvtHw(cmd) => cvt_hw_cmd::run(cmd),
+        #[cfg(feature = "cuda")]
+        Command::CudaWorker(a) => return run::cuda::serve(a.libcuda.as_deref(), a.device),
     };
     match result {
         Ok(code) => code,

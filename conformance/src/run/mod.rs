@@ -81,10 +81,15 @@ fn implementation(a: &RunArgs, out: &Path) -> Result<Box<dyn Implementation>> {
     }
     if name == "cuda" {
         #[cfg(feature = "cuda")]
-        return Ok(Box::new(
-            cuda::Cuda::open(a.libcuda.as_deref(), a.device)
-                .map_err(|e| anyhow!("--impl cuda: {e}"))?,
-        ));
+        {
+            // the worker is this program (`conform cuda-worker`)
+            let program = std::env::current_exe()
+                .map_err(|e| anyhow!("--impl cuda: this program's path: {e}"))?;
+            return Ok(Box::new(
+                cuda::Isolated::start(&program, a.libcuda.as_deref(), a.device)
+                    .map_err(|e| anyhow!("--impl cuda: {e}"))?,
+            ));
+        }
         #[cfg(not(feature = "cuda"))]
         bail!("--impl cuda: this conform was built without the `cuda` feature");
     }
@@ -142,8 +147,10 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
             out.display()
         );
     }
-    std::fs::create_dir_all(&out).with_context(|| format!("{}", out.display()))?;
+    // the implementation first, so that one that cannot start leaves no
+    // empty folder behind
     let imp = implementation(&a, &out)?;
+    std::fs::create_dir_all(&out).with_context(|| format!("{}", out.display()))?;
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
