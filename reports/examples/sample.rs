@@ -192,6 +192,7 @@ fn group(i: usize, family: &str, form: &str, section: &str, kind: &str) -> Group
         reason,
         seconds: 0.004 + (i % 13) as f64 * 0.0031,
         failures,
+        digests: None,
     }
 }
 

@@ -12,5 +12,5 @@ pub mod results;
 
 pub use file::{load, parse, write_atomic, Error};
 pub use results::{
-    CaseFailure, Counts, Field, GroupResult, Implementation, Results, Status, SuiteInfo, SCHEMA,
+    CaseFailure, Counts, Digests, Field, GroupResult, Implementation, Results, Status, SuiteInfo, SCHEMA,
 };

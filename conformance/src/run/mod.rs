@@ -320,6 +320,7 @@ fn run_group(
         reason: None,
         seconds: 0.0,
         failures: Vec::new(),
+        digests: None,
     };
     let all = |r: &mut GroupResult, s: Status, why: String| {
         r.counts.add(s, g.cases);
@@ -369,6 +370,9 @@ fn run_group(
         Ok(Err(e)) => all(&mut r, Status::Error, e.0),
         Ok(Ok(actual)) => {
             compare::group(g, input, expected, mask, &actual, max_failures, &mut r);
+            if actual.len() == expected.len() {
+                r.digests = Some(compare::digests(input, &actual, mask));
+            }
         }
     }
     r

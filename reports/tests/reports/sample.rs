@@ -36,6 +36,7 @@ fn group(id: &str, family: &str, form: &str, section: &str, c: Counts) -> GroupR
         reason: None,
         seconds: 0.25,
         failures: vec![],
+        digests: None,
     }
 }
 
