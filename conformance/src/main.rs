@@ -5,7 +5,9 @@
 //! Exit codes: 0 success (every file legal), 1 a finding (an illegal file),
 //! 2 a usage error or unreadable input.
 
-use ptx_conformance::{check, cvt_hw_cmd, eval, exec, legality_cmd, litmus_cmd, report_cmd, run, suite_cmd};
+use ptx_conformance::{
+    check, cvt_hw_cmd, eval, exec, legality_cmd, litmus_cmd, report_cmd, run, suite_cmd,
+};
 
 use clap::{Parser, Subcommand};
 

@@ -36,6 +36,8 @@ const FILTER: &[&str] = &[
     "shfl.sync.idx*",
     "--filter",
     "cvt.pack.sat.s8.s32.b32*",
+    "--filter",
+    "cvt.rs.satfinite.e4m3x4.f32*",
 ];
 
 fn gen(dir: &Path, seed: &str) {

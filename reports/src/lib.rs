@@ -12,5 +12,6 @@ pub mod results;
 
 pub use file::{load, parse, write_atomic, Error};
 pub use results::{
-    CaseFailure, Counts, Digests, Field, GroupResult, Implementation, Results, Status, SuiteInfo, SCHEMA,
+    CaseFailure, Counts, Digests, Field, GroupResult, Implementation, Results, Status, SuiteInfo,
+    SCHEMA,
 };
