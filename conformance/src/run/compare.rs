@@ -61,10 +61,8 @@ pub fn group(
 pub fn digests(input: &[u8], actual: &[u8], mask: &[u8]) -> ptx_reports::Digests {
     let fold = |bytes: &mut dyn Iterator<Item = u8>| {
         let mut h = 0u64;
-        let mut i = 0u64;
-        for b in bytes {
-            h = h.wrapping_add(ptx_gen::rng::mix(i ^ (u64::from(b) << 56)));
-            i += 1;
+        for (i, b) in bytes.enumerate() {
+            h = h.wrapping_add(ptx_gen::rng::mix(i as u64 ^ (u64::from(b) << 56)));
         }
         format!("{h:016x}")
     };
