@@ -157,22 +157,31 @@ fn from_int<D: Semantics>(src: Int, x: u64, mode: Mode) -> Option<u64> {
 
 /// rustc_apfloat as an oracle engine.
 #[derive(Default)]
-pub struct ApfloatEngine;
+pub struct ApfloatEngine {
+    evaluated: u64,
+}
 
 impl Engine for ApfloatEngine {
     fn name(&self) -> &'static str {
         "rustc_apfloat"
     }
     fn convert(&mut self, src: Fp, x: u64, dst: Fp, mode: Mode) -> Option<u64> {
+        self.evaluated += 1;
         with_layout!(src, S => convert_from::<S>(x, dst, mode))
     }
     fn round_integral(&mut self, f: Fp, x: u64, mode: Mode) -> Option<u64> {
+        self.evaluated += 1;
         with_layout!(f, S => integral::<S>(x, mode))
     }
     fn to_int(&mut self, src: Fp, x: u64, mode: Mode, dst: Int) -> Option<IntResult> {
+        self.evaluated += 1;
         with_layout!(src, S => to_int::<S>(x, mode, dst))
     }
     fn from_int(&mut self, src: Int, x: u64, dst: Fp, mode: Mode) -> Option<u64> {
+        self.evaluated += 1;
         with_layout!(dst, D => from_int::<D>(src, x, mode))
+    }
+    fn evaluations(&self) -> u64 {
+        self.evaluated
     }
 }

@@ -57,4 +57,7 @@ pub trait Engine {
     /// convertFromInt (IEEE 754 5.4.1): the integer in the low `src.bits`
     /// bits of `x`.
     fn from_int(&mut self, src: Int, x: u64, dst: Fp, mode: Mode) -> Option<u64>;
+    /// How many roundings the engine itself computed (an engine that
+    /// memoises counts each distinct one once).
+    fn evaluations(&self) -> u64;
 }

@@ -649,7 +649,7 @@ mod tests {
 
     fn one(spec: &str, sources: &[u64]) -> Lane {
         let s = Spec::parse(spec).unwrap();
-        match expect(&mut ApfloatEngine, &s, sources).unwrap() {
+        match expect(&mut ApfloatEngine::default(), &s, sources).unwrap() {
             Expect::Lanes { lanes, .. } => lanes[0],
             other => panic!("{other:?}"),
         }
@@ -713,7 +713,7 @@ mod tests {
     #[test]
     fn stochastic_rounding_adds_random_bits_below_the_kept_ones() {
         let rs = |a: u64, r: u64| match expect(
-            &mut ApfloatEngine,
+            &mut ApfloatEngine::default(),
             &Spec::parse("cvt.rs.bf16x2.f32").unwrap(),
             &[a, a, r],
         )

@@ -186,4 +186,8 @@ impl Engine for Z3Engine {
         self.memo.insert(q, Answer::Bits(b));
         Some(b)
     }
+
+    fn evaluations(&self) -> u64 {
+        self.evaluated
+    }
 }

@@ -69,18 +69,21 @@ fn main() {
         };
         let start = Instant::now();
         let report: Report = check_forms(&forms, e, &sizes, show);
+        let secs = start.elapsed().as_secs_f64();
         println!(
-            "== {name}: {} forms, exhaustive up to {} bits, {} random per form, seed {seed}, {:.1} s",
+            "== {name}: {} forms, exhaustive up to {} bits, {} random per form, seed {seed}: \
+             {:.1} s, {} roundings computed by the engine",
             forms.len(),
             sizes.exhaustive_bits,
             per_form,
-            start.elapsed().as_secs_f64()
+            secs,
+            e.evaluations()
         );
         print!("{report}");
         failed |= report.total().mismatches > 0;
     };
     if engine == "apfloat" || engine == "both" {
-        run("rustc_apfloat", &mut ApfloatEngine, 16);
+        run("rustc_apfloat", &mut ApfloatEngine::default(), 16);
     }
     if engine == "z3" || engine == "both" {
         #[cfg(feature = "z3")]
