@@ -226,7 +226,13 @@ fn float_random(src: Fp, target: &Operand, rng: &mut Rng, n: usize) -> Vec<u64> 
 }
 
 /// Values for one source lane (or the whole scalar operand).
-fn lane_values(lane: &Operand, target: &Operand, sizes: &Sizes, rng: &mut Rng) -> Vec<u64> {
+fn lane_values(
+    lane: &Operand,
+    target: &Operand,
+    integral: bool,
+    sizes: &Sizes,
+    rng: &mut Rng,
+) -> Vec<u64> {
     match lane {
         Operand::Int(i) if i.bits <= sizes.exhaustive_bits => (0..1u64 << i.bits).collect(),
         Operand::Float(f) if f.width() <= sizes.exhaustive_bits => (0..1u64 << f.width()).collect(),
@@ -238,6 +244,15 @@ fn lane_values(lane: &Operand, target: &Operand, sizes: &Sizes, rng: &mut Rng) -
         Operand::Float(f) => {
             let mut v = float_edges(*f, target);
             v.extend(float_random(*f, target, rng, sizes.random));
+            if integral {
+                // Rounding to an integral value: the integer thresholds too.
+                let int = Operand::Int(Int {
+                    bits: 64,
+                    signed: true,
+                });
+                v.extend(float_edges(*f, &int));
+                v.extend(float_random(*f, &int, rng, sizes.random));
+            }
             v
         }
         Operand::Pack { .. } => unreachable!("lanes are scalars"),
@@ -317,7 +332,7 @@ pub fn rows(spec: &Spec, sizes: &Sizes) -> Vec<Vec<u64>> {
             (Operand::Pack { lanes, .. }, s) => (s, lanes, 0),
             (_, s) => (s, 1, 0),
         };
-        let vals = lane_values(&lane, &target, sizes, &mut rng);
+        let vals = lane_values(&lane, &target, spec.integral, sizes, &mut rng);
         let n = vals.len();
         // Lane j of row k takes value (k + j * stride) mod n: every value
         // visits every lane.

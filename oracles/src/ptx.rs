@@ -700,7 +700,11 @@ mod tests {
             Lane::Bits(0x8000_0000)
         );
         assert_eq!(one("cvt.rni.u8.f32", &[0x4320_0000]), Lane::Bits(0xa0));
-        assert_eq!(one("cvt.rni.u8.f64", &[f64::NAN.to_bits()]), Lane::Bits(0));
+        assert_eq!(
+            one("cvt.rni.u8.f64", &[f64::NAN.to_bits()]),
+            Lane::Bits(0x80)
+        );
+        assert_eq!(one("cvt.rni.u8.f32", &[0x7fc0_0000]), Lane::Bits(0));
         assert_eq!(one("cvt.rni.u64.f32", &[0x7fc0_0000]), Lane::Bits(1 << 63));
         assert_eq!(one("cvt.rn.bf16.f32", &[0x3f80_8000]), Lane::Bits(0x3f80));
         assert_eq!(
