@@ -173,11 +173,11 @@ impl Engine for ApfloatEngine {
         self.evaluated += 1;
         with_layout!(f, S => integral::<S>(x, mode))
     }
-    fn to_int(&mut self, src: Fp, x: u64, mode: Mode, dst: Int) -> Option<IntResult> {
+    fn convert_to_int(&mut self, src: Fp, x: u64, mode: Mode, dst: Int) -> Option<IntResult> {
         self.evaluated += 1;
         with_layout!(src, S => to_int::<S>(x, mode, dst))
     }
-    fn from_int(&mut self, src: Int, x: u64, dst: Fp, mode: Mode) -> Option<u64> {
+    fn convert_from_int(&mut self, src: Int, x: u64, dst: Fp, mode: Mode) -> Option<u64> {
         self.evaluated += 1;
         with_layout!(dst, D => from_int::<D>(src, x, mode))
     }

@@ -222,8 +222,8 @@ impl Spec {
 
     /// How many source operands the form takes, and each one's width.
     pub fn source_widths(&self) -> Vec<u32> {
-        if self.pack.is_some() {
-            return vec![32; if self.pack.unwrap().1 { 3 } else { 2 }];
+        if let Some((_, with_c)) = self.pack {
+            return vec![32; if with_c { 3 } else { 2 }];
         }
         let mut w = match (self.dst, self.src) {
             (Operand::Pack { lanes, .. }, Operand::Float(f)) => vec![f.width(); lanes as usize],

@@ -24,7 +24,7 @@ impl Rng {
     pub fn new(seed: u64) -> Rng {
         Rng(seed)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn bits(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -32,7 +32,7 @@ impl Rng {
         z ^ (z >> 31)
     }
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
+        self.bits() % n.max(1)
     }
 }
 
@@ -214,13 +214,13 @@ fn float_random(src: Fp, target: &Operand, rng: &mut Rng, n: usize) -> Vec<u64> 
     (0..n)
         .map(|i| {
             if i % 2 == 0 {
-                return rng.next() & mask(src.width());
+                return rng.bits() & mask(src.width());
             }
             let e = lo + rng.below((hi - lo + 1) as u64) as i32;
-            let sig = (rng.next() as u128 & ((1u128 << src.mb) - 1)) | (1u128 << src.mb);
-            let v = Num::new(rng.next() & 1 == 1 && src.signed, sig, e - src.mb as i32);
+            let sig = (rng.bits() as u128 & ((1u128 << src.mb) - 1)) | (1u128 << src.mb);
+            let v = Num::new(rng.bits() & 1 == 1 && src.signed, sig, e - src.mb as i32);
             src.encode(v)
-                .unwrap_or_else(|| rng.next() & mask(src.width()))
+                .unwrap_or_else(|| rng.bits() & mask(src.width()))
         })
         .collect()
 }
@@ -238,7 +238,7 @@ fn lane_values(
         Operand::Float(f) if f.width() <= sizes.exhaustive_bits => (0..1u64 << f.width()).collect(),
         Operand::Int(i) => {
             let mut v = int_edges(*i);
-            v.extend((0..sizes.random).map(|_| rng.next() & i.mask()));
+            v.extend((0..sizes.random).map(|_| rng.bits() & i.mask()));
             v
         }
         Operand::Float(f) => {
@@ -276,7 +276,7 @@ fn rbits_values(spec: &Spec, rng: &mut Rng, n: usize) -> Vec<u64> {
         0xff00_ff00 & keep,
         0x00ff_00ff,
     ];
-    v.extend((0..n).map(|_| rng.next() & keep));
+    v.extend((0..n).map(|_| rng.bits() & keep));
     if f16 {
         v.extend([0xffff_ffff, 0x2000_0000, 0x0000_e000]);
     }
@@ -296,13 +296,13 @@ pub fn rows(spec: &Spec, sizes: &Sizes) -> Vec<Vec<u64>> {
                 v.push((b + d) as u64 & 0xffff_ffff);
             }
         }
-        v.extend((0..sizes.random).map(|_| rng.next() & 0xffff_ffff));
+        v.extend((0..sizes.random).map(|_| rng.bits() & 0xffff_ffff));
         let n = v.len();
         return (0..n * 3)
             .map(|k| {
                 let mut r = vec![v[k % n], v[(k / 3 + k * 7 + 1) % n]];
                 if with_c {
-                    r.push(rng.next() & 0xffff_ffff);
+                    r.push(rng.bits() & 0xffff_ffff);
                 }
                 r
             })
@@ -378,6 +378,6 @@ pub fn rows(spec: &Spec, sizes: &Sizes) -> Vec<Vec<u64>> {
 pub fn some_f32(n: usize, seed: u64) -> Vec<u64> {
     let mut rng = Rng::new(seed);
     let mut v = float_edges(F32, &Operand::Float(F32));
-    v.extend((0..n).map(|_| rng.next() & 0xffff_ffff));
+    v.extend((0..n).map(|_| rng.bits() & 0xffff_ffff));
     v
 }

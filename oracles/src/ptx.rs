@@ -267,24 +267,7 @@ fn stochastic(
         Ok(None) => return Some(Ok(None)),
     };
     let step = next.abs_diff(&t);
-    let rest = n.abs().abs_diff(&t);
-    let step = step.normalised();
-    debug_assert_eq!(step.sig, 1, "adjacent values differ by a power of two");
-    // floor(rest / step * 2^w), capped at 2^w.
-    let carry = if rest.cmp_abs(&step) != Ordering::Less {
-        true
-    } else {
-        let rest = rest.normalised();
-        let shift = rest.exp + w as i32 - step.exp;
-        let discarded = if shift >= 0 {
-            rest.sig << shift
-        } else if -shift >= 128 {
-            0
-        } else {
-            rest.sig >> -shift
-        };
-        discarded + r as u128 >= 1u128 << w
-    };
+    let carry = e.stochastic_carry(src, x, t.abs(), step, r, w);
     Some(if carry { away } else { toward })
 }
 
@@ -452,7 +435,7 @@ fn float_to_int(
         }
         Class::Zero { .. } => 0,
         Class::Num(n) if spec.ftz && src == F32 && n.top() < F32.emin() => 0,
-        Class::Num(_) => match e.to_int(src, x, mode, dst)? {
+        Class::Num(_) => match e.convert_to_int(src, x, mode, dst)? {
             IntResult::Value(v) => v,
             IntResult::Below => dst.min(),
             IntResult::Above => dst.max(),
@@ -469,7 +452,7 @@ fn int_to_float(
     x: u64,
     mode: Mode,
 ) -> Option<Lane> {
-    let b = e.from_int(src, x, Fp::ieee(dst.eb, dst.precision()), mode)?;
+    let b = e.convert_from_int(src, x, Fp::ieee(dst.eb, dst.precision()), mode)?;
     Some(post(spec, dst, Lane::Bits(dst.to_reg(b))))
 }
 

@@ -6,7 +6,7 @@
 //! forms share one IEEE rounding and differ only in PTX's rules).
 
 use crate::engine::{Engine, IntResult, Mode};
-use crate::format::{Fp, Int};
+use crate::format::{Fp, Int, Num};
 use std::collections::HashMap;
 use z3::ast::{Ast, Bool, Float, Int as ZInt, Real, BV};
 use z3::{Context, Sort};
@@ -98,9 +98,9 @@ fn bits_of(f: &Float) -> u64 {
 }
 
 fn truth(b: &Bool) -> bool {
-    b.simplify()
-        .as_bool()
-        .expect("Z3 evaluates a constant comparison")
+    let s = b.simplify();
+    s.as_bool()
+        .unwrap_or_else(|| panic!("Z3 evaluates a constant comparison: {s}"))
 }
 
 impl Engine for Z3Engine {
@@ -132,7 +132,7 @@ impl Engine for Z3Engine {
         Some(b)
     }
 
-    fn to_int(&mut self, src: Fp, x: u64, mode: Mode, dst: Int) -> Option<IntResult> {
+    fn convert_to_int(&mut self, src: Fp, x: u64, mode: Mode, dst: Int) -> Option<IntResult> {
         let q = Query::ToInt(src.eb, src.precision(), x, mode, dst.bits, dst.signed);
         if let Some(Answer::Int(v)) = self.memo.get(&q) {
             return Some(*v);
@@ -174,7 +174,7 @@ impl Engine for Z3Engine {
         Some(answer)
     }
 
-    fn from_int(&mut self, src: Int, x: u64, dst: Fp, mode: Mode) -> Option<u64> {
+    fn convert_from_int(&mut self, src: Int, x: u64, dst: Fp, mode: Mode) -> Option<u64> {
         let x = x & src.mask();
         let q = Query::FromInt(src.bits, src.signed, x, dst.eb, dst.precision(), mode);
         if let Some(Answer::Bits(b)) = self.memo.get(&q) {
@@ -187,7 +187,40 @@ impl Engine for Z3Engine {
         Some(b)
     }
 
+    /// The decision in Z3's real arithmetic: `floor((|x| - |t|) * 2^w /
+    /// step) + r >= 2^w`, with `|x|` from `fp.to_real`.
+    fn stochastic_carry(&mut self, src: Fp, x: u64, t: Num, step: Num, r: u64, w: u32) -> bool {
+        self.evaluated += 1;
+        let xr = float_from_bits(src, x).unary_abs().to_real();
+        let scaled = (xr - real_of(t)) * real_of(Num::pow2(w as i32)) / real_of(step);
+        let sum = ZInt::from_real(&scaled) + ZInt::from_u64(r);
+        truth(&sum.ge(ZInt::from_u64(1 << w)))
+    }
+
     fn evaluations(&self) -> u64 {
         self.evaluated
+    }
+}
+
+/// An exact value as a Z3 real: `sig * 2^exp`.
+fn real_of(n: Num) -> Real {
+    // 2^|exp| by squaring, as numerals (Z3 4.8's simplifier leaves large
+    // `^` terms alone).
+    let mut p = Real::from_int(&ZInt::from_i64(1));
+    let mut sq = Real::from_int(&ZInt::from_i64(2));
+    let mut k = n.exp.unsigned_abs();
+    while k > 0 {
+        if k & 1 == 1 {
+            p = (p * &sq).simplify();
+        }
+        sq = (&sq * &sq).simplify();
+        k >>= 1;
+    }
+    let sig = Real::from_int(&ZInt::from_u128(n.sig));
+    let v = if n.exp >= 0 { sig * p } else { sig / p };
+    if n.neg {
+        -v
+    } else {
+        v
     }
 }

@@ -5,7 +5,7 @@
 
 use ptx_oracles::apfloat_engine::ApfloatEngine;
 use ptx_oracles::check::{check_forms, check_rows, Report, KNOWN};
-use ptx_oracles::engine::{Engine, IntResult, Mode, MODES};
+use ptx_oracles::engine::{Engine, IntResult, Mode};
 use ptx_oracles::format::{Fp, Int};
 use ptx_oracles::forms::{all_forms, CvtForm, Family, Operand, Rounding, Spec};
 use ptx_oracles::inputs::{rows, Sizes};
@@ -58,6 +58,7 @@ fn apfloat_oracle_agrees_with_the_model() {
 #[cfg(feature = "z3")]
 mod z3 {
     use super::*;
+    use ptx_oracles::engine::MODES;
     use ptx_oracles::z3_engine::Z3Engine;
 
     fn run(name: &str, pick: impl Fn(Family) -> bool) {
@@ -125,13 +126,19 @@ mod z3 {
                         signed: false,
                     },
                 ] {
-                    assert_eq!(z.to_int(f32_, x, m, i), a.to_int(f32_, x, m, i));
+                    assert_eq!(
+                        z.convert_to_int(f32_, x, m, i),
+                        a.convert_to_int(f32_, x, m, i)
+                    );
                 }
                 let i = Int {
                     bits: 32,
                     signed: true,
                 };
-                assert_eq!(z.from_int(i, x, f16_, m), a.from_int(i, x, f16_, m));
+                assert_eq!(
+                    z.convert_from_int(i, x, f16_, m),
+                    a.convert_from_int(i, x, f16_, m)
+                );
                 assert_eq!(
                     z.convert(f64_, (x << 29) | x, f32_, m),
                     a.convert(f64_, (x << 29) | x, f32_, m)
@@ -170,11 +177,11 @@ impl<E: Engine> Engine for Flipped<E> {
     fn round_integral(&mut self, f: Fp, x: u64, mode: Mode) -> Option<u64> {
         self.0.round_integral(f, x, flip(mode))
     }
-    fn to_int(&mut self, src: Fp, x: u64, mode: Mode, dst: Int) -> Option<IntResult> {
-        self.0.to_int(src, x, flip(mode), dst)
+    fn convert_to_int(&mut self, src: Fp, x: u64, mode: Mode, dst: Int) -> Option<IntResult> {
+        self.0.convert_to_int(src, x, flip(mode), dst)
     }
-    fn from_int(&mut self, src: Int, x: u64, dst: Fp, mode: Mode) -> Option<u64> {
-        self.0.from_int(src, x, dst, flip(mode))
+    fn convert_from_int(&mut self, src: Int, x: u64, dst: Fp, mode: Mode) -> Option<u64> {
+        self.0.convert_from_int(src, x, dst, flip(mode))
     }
     fn evaluations(&self) -> u64 {
         self.0.evaluations()
