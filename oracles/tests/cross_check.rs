@@ -46,7 +46,7 @@ fn apfloat_oracle_agrees_with_the_model() {
     let forms = all_forms();
     let sizes = Sizes {
         exhaustive_bits: 16,
-        random: 1200 * scale(),
+        random: 2500 * scale(),
         seed: 1,
     };
     let report = check_forms(&forms, &mut ApfloatEngine::default(), &sizes, 20);
