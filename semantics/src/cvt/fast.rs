@@ -10,6 +10,8 @@ use super::convert::Modifiers;
 use super::format::{by_id, id, FloatFormat};
 use super::nan::{self, NanRule};
 use super::round::Round;
+use std::marker::PhantomData;
+use std::ops::{Add, BitAnd, BitOr, Shl, Shr};
 
 /// Rounding modes, as const parameters.
 mod mode {
@@ -82,48 +84,82 @@ pub fn narrowing(
         | m.satfinite as u8 * mods::SATFINITE;
     use id::*;
     match (src.id, dst.id) {
-        (F32, F16) => pair::<F32, F16>(mode, mods),
-        (F32, BF16) => pair::<F32, BF16>(mode, mods),
-        (F32, TF32) => pair::<F32, TF32>(mode, mods),
-        (F32, E4M3) => pair::<F32, E4M3>(mode, mods),
-        (F32, E5M2) => pair::<F32, E5M2>(mode, mods),
-        (F64, F32) => pair::<F64, F32>(mode, mods),
-        (F64, F16) => pair::<F64, F16>(mode, mods),
-        (F64, BF16) => pair::<F64, BF16>(mode, mods),
-        (F16, E4M3) => pair::<F16, E4M3>(mode, mods),
-        (F16, E5M2) => pair::<F16, E5M2>(mode, mods),
+        (F32, F16) => pair::<u32, F32, F16>(mode, mods),
+        (F32, BF16) => pair::<u32, F32, BF16>(mode, mods),
+        (F32, TF32) => pair::<u32, F32, TF32>(mode, mods),
+        (F32, E4M3) => pair::<u32, F32, E4M3>(mode, mods),
+        (F32, E5M2) => pair::<u32, F32, E5M2>(mode, mods),
+        (F64, F32) => pair::<u64, F64, F32>(mode, mods),
+        (F64, F16) => pair::<u64, F64, F16>(mode, mods),
+        (F64, BF16) => pair::<u64, F64, BF16>(mode, mods),
+        (F16, E4M3) => pair::<u32, F16, E4M3>(mode, mods),
+        (F16, E5M2) => pair::<u32, F16, E5M2>(mode, mods),
         _ => None,
     }
 }
 
-fn pair<const S: u8, const D: u8>(mode: u8, mods: u8) -> Option<FastKernel> {
+fn pair<W: Word, const S: u8, const D: u8>(mode: u8, mods: u8) -> Option<FastKernel> {
     match mode {
-        mode::RN => with_mode::<S, D, { mode::RN }>(mods),
-        mode::RNA => with_mode::<S, D, { mode::RNA }>(mods),
-        mode::RZ => with_mode::<S, D, { mode::RZ }>(mods),
-        mode::RM => with_mode::<S, D, { mode::RM }>(mods),
-        mode::RP => with_mode::<S, D, { mode::RP }>(mods),
+        mode::RN => with_mode::<W, S, D, { mode::RN }>(mods),
+        mode::RNA => with_mode::<W, S, D, { mode::RNA }>(mods),
+        mode::RZ => with_mode::<W, S, D, { mode::RZ }>(mods),
+        mode::RM => with_mode::<W, S, D, { mode::RM }>(mods),
+        mode::RP => with_mode::<W, S, D, { mode::RP }>(mods),
         _ => None,
     }
 }
 
-fn with_mode<const S: u8, const D: u8, const M: u8>(m: u8) -> Option<FastKernel> {
+fn with_mode<W: Word, const S: u8, const D: u8, const M: u8>(m: u8) -> Option<FastKernel> {
     use mods::*;
     let run = match m {
-        NONE => Narrow::<S, D, M, NONE>::run,
-        FTZ => Narrow::<S, D, M, FTZ>::run,
-        SAT => Narrow::<S, D, M, SAT>::run,
-        FTZ_SAT => Narrow::<S, D, M, FTZ_SAT>::run,
-        RELU => Narrow::<S, D, M, RELU>::run,
-        SATFINITE => Narrow::<S, D, M, SATFINITE>::run,
-        RELU_SATFINITE => Narrow::<S, D, M, RELU_SATFINITE>::run,
+        NONE => Narrow::<W, S, D, M, NONE>::run,
+        FTZ => Narrow::<W, S, D, M, FTZ>::run,
+        SAT => Narrow::<W, S, D, M, SAT>::run,
+        FTZ_SAT => Narrow::<W, S, D, M, FTZ_SAT>::run,
+        RELU => Narrow::<W, S, D, M, RELU>::run,
+        SATFINITE => Narrow::<W, S, D, M, SATFINITE>::run,
+        RELU_SATFINITE => Narrow::<W, S, D, M, RELU_SATFINITE>::run,
         _ => return None,
     };
     Some(FastKernel { run })
 }
 
+/// The unsigned integer a kernel computes in: `u32` where the source has
+/// at most 32 bits (so that four values fit one vector register of the
+/// baseline x86-64 target), `u64` for `.f64`.
+trait Word:
+    Copy
+    + Ord
+    + Add<Output = Self>
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+{
+    /// The low bits of `v`.
+    fn of(v: u64) -> Self;
+    fn wide(self) -> u64;
+}
+
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            #[inline(always)]
+            fn of(v: u64) -> Self {
+                v as $t
+            }
+            #[inline(always)]
+            fn wide(self) -> u64 {
+                self as u64
+            }
+        }
+    };
+}
+word!(u32);
+word!(u64);
+
 /// `v / 2^shift`, rounded in mode `M` for a value of sign `neg`
-/// (`1 <= shift < 64`, `v < 2^63`).
+/// (`1 <= shift`, `v + 2^shift` fits in `W`).
 ///
 /// The trick: add to `v`, before the shift, the largest amount that must
 /// not yet carry into the kept bits. Rounding away from zero adds
@@ -136,23 +172,39 @@ fn with_mode<const S: u8, const D: u8, const M: u8>(m: u8) -> Option<FastKernel>
 /// largest finite number to infinity), because the encodings of one sign
 /// are ordered like their values.
 #[inline(always)]
-fn shift_round<const M: u8>(v: u64, shift: u32, neg: bool) -> u64 {
-    let below = (1u64 << shift) - 1;
+fn shift_round<W: Word, const M: u8>(v: W, shift: u32, neg: bool) -> W {
+    let below = W::of((1u64 << shift) - 1);
+    let (zero, one) = (W::of(0), W::of(1));
     let add = match M {
-        mode::RN => (below >> 1) + ((v >> shift) & 1),
-        mode::RNA => (below >> 1) + 1,
-        mode::RZ => 0,
-        mode::RM => below * neg as u64,
-        _ => below * !neg as u64,
+        mode::RN => (below >> 1) + ((v >> shift) & one),
+        mode::RNA => (below >> 1) + one,
+        mode::RZ => zero,
+        mode::RM => {
+            if neg {
+                below
+            } else {
+                zero
+            }
+        }
+        _ => {
+            if neg {
+                zero
+            } else {
+                below
+            }
+        }
     };
     (v + add) >> shift
 }
 
-/// The conversion from format id `S` to `D` in mode `M` under modifiers
-/// `F`, written once over the formats' constants.
-struct Narrow<const S: u8, const D: u8, const M: u8, const F: u8>;
+/// Values per group in `Narrow::run`.
+const GROUP: usize = 64;
 
-impl<const S: u8, const D: u8, const M: u8, const F: u8> Narrow<S, D, M, F> {
+/// The conversion from format id `S` to `D` in mode `M` under modifiers
+/// `F`, computed in `W`, written once over the formats' constants.
+struct Narrow<W, const S: u8, const D: u8, const M: u8, const F: u8>(PhantomData<W>);
+
+impl<W: Word, const S: u8, const D: u8, const M: u8, const F: u8> Narrow<W, S, D, M, F> {
     const SRC: FloatFormat = by_id(S);
     const DST: FloatFormat = by_id(D);
     const FTZ: bool = F & mods::FTZ != 0;
@@ -181,48 +233,57 @@ impl<const S: u8, const D: u8, const M: u8, const F: u8> Narrow<S, D, M, F> {
     };
     /// Significand bits dropped.
     const K: u32 = Self::SRC.man_bits - Self::DST.man_bits;
-    /// The difference of the exponent biases.
-    const REBIAS: u64 = (Self::SRC.bias() - Self::DST.bias()) as u64;
     /// The source's biased exponent where the destination's is 1 (its
-    /// smallest normal binade): there and below, the result is built from
-    /// the significand.
-    const LOW_EXP: u64 = Self::REBIAS + 1;
+    /// smallest normal binade): there and below, the result's exponent
+    /// field comes from the rounding alone.
+    const LOW_EXP: u32 = (Self::SRC.bias() - Self::DST.bias()) as u32 + 1;
     /// Beyond this shift every significand lies below one half.
-    const MAX_SHIFT: u64 = Self::SRC.man_bits as u64 + 2;
+    const MAX_SHIFT: u32 = Self::SRC.man_bits + 2;
     /// `.tf32` results sit above 13 clear bits of an `.f32` register.
     const LAYOUT: u32 = if D == id::TF32 { 13 } else { 0 };
     /// Whether an infinity (source, or overflow) becomes MAX_NORM.
     const NO_INF: bool = Self::SATFINITE || !Self::DST.has_inf();
 
-    /// One conversion: `convert::float_to_float(SRC, DST, x, ROUND, F)`'s
-    /// bits.
+    /// The biased exponent field of `x`.
     #[inline(always)]
-    fn one(x: u64) -> u64 {
+    fn exponent(x: W) -> u32 {
+        let field = (x >> Self::SRC.man_bits) & W::of((1 << Self::SRC.exp_bits) - 1);
+        field.wide() as u32
+    }
+
+    /// `convert::float_to_float(SRC, DST, x, ROUND, F)`'s bits, for `x`
+    /// whose exponent field is `e`. Everything that depends on `e` alone is
+    /// worked out first, so that for a group of values sharing it the
+    /// compiler does it once and turns the rest into vector code.
+    #[inline(always)]
+    fn convert(x: W, e: u32) -> W {
         let (src, dst) = (Self::SRC, Self::DST);
-        let sm = src.man_bits;
-        let dm = dst.man_bits;
-        let x = x & (u64::MAX >> (64 - src.width()));
-        let neg = x & src.sign_mask() != 0;
-        let mut a = x & !src.sign_mask();
+        let (sm, dm) = (src.man_bits, dst.man_bits);
+        let w = W::of;
+        // The result is `sig / 2^shift`, rounded, plus `base`: `sig` is the
+        // significand with its leading one (a subnormal's exponent is the
+        // smallest normal one), `shift` drops the bits the destination has
+        // no room for (more bits below its normal range), and `base` puts
+        // the exponent field in place for a normal result (whose rounded
+        // significand still has its leading one, worth one in the field).
+        let e1 = e.max(1);
+        let shift = (Self::K + Self::LOW_EXP)
+            .saturating_sub(e1)
+            .clamp(Self::K, Self::MAX_SHIFT);
+        let base = (e1.saturating_sub(Self::LOW_EXP) as u64) << dm;
         // "applies only to single precision (`.f32`) inputs": a subnormal
         // `.f32` input is a zero.
-        if Self::FTZ && S == id::F32 && a < 1 << sm {
-            a = 0;
-        }
-        let e = a >> sm;
-        // Normal results: the magnitude rounded to the destination's
-        // precision (the exponent unbounded), rebased to its bias.
-        let n = shift_round::<M>(a, Self::K, neg);
-        let normal = n.wrapping_sub(Self::REBIAS << dm);
-        // Results in the smallest normal binade and below: the significand,
-        // shifted one more bit for each binade under it.
-        let sig = (a & ((1 << sm) - 1)) | ((e != 0) as u64) << sm;
-        let shift = (Self::K as u64 + Self::LOW_EXP)
-            .saturating_sub(e.max(1))
-            .clamp(Self::K as u64, Self::MAX_SHIFT);
-        let low = shift_round::<M>(sig, shift as u32, neg);
-        let small = e <= Self::LOW_EXP;
-        let mut mag = if small { low } else { normal };
+        let flush = Self::FTZ && S == id::F32 && e == 0;
+        let (man, implicit) = match (flush, e) {
+            (true, _) => (0, 0),
+            (false, 0) => ((1u64 << sm) - 1, 0),
+            (false, _) => ((1u64 << sm) - 1, 1u64 << sm),
+        };
+
+        let neg = x & w(src.sign_mask()) != w(0);
+        let a = x & w(src.sign_mask() - 1);
+        let sig = (a & w(man)) | w(implicit);
+        let mut mag = shift_round::<W, M>(sig, shift, neg) + w(base);
         // IEEE 754 overflow: to infinity or to MAX_NORM by the rounding
         // direction; `.satfinite` (or a format without infinity) always
         // MAX_NORM.
@@ -232,51 +293,78 @@ impl<const S: u8, const D: u8, const M: u8, const F: u8> Narrow<S, D, M, F> {
             mode::RP => neg,
             _ => false,
         };
-        let overflowed = if Self::NO_INF || to_max {
-            dst.max_norm()
-        } else {
-            dst.inf()
-        };
-        if !small && normal > dst.max_norm() {
-            mag = overflowed;
-        }
-        if a == src.inf() {
-            mag = if Self::NO_INF {
+        if mag > w(dst.max_norm()) {
+            mag = w(if Self::NO_INF || to_max {
                 dst.max_norm()
             } else {
                 dst.inf()
-            };
+            });
+        }
+        if a == w(src.inf()) {
+            mag = w(if Self::NO_INF {
+                dst.max_norm()
+            } else {
+                dst.inf()
+            });
         }
         // `.ftz` on an `.f32` result: tiny after rounding (below 2^-126
-        // once rounded with an unbounded exponent) flushes to zero.
-        if Self::FTZ && D == id::F32 && n < Self::LOW_EXP << dm {
-            mag = 0;
+        // once rounded with an unbounded exponent, that is, at the
+        // normal-range shift) flushes to zero.
+        if Self::FTZ
+            && D == id::F32
+            && shift_round::<W, M>(a, Self::K, neg) < w((Self::LOW_EXP as u64) << dm)
+        {
+            mag = w(0);
         }
         let sign = if neg { dst.sign_mask() } else { 0 };
-        let mut r = (sign | mag) << Self::LAYOUT;
+        let mut r = (w(sign) | mag) << Self::LAYOUT;
         // `.relu` and `.sat` take negative results (zeros too) to +0; `.sat`
         // limits the rest to 1.0.
         if (Self::RELU || Self::SAT) && neg {
-            r = 0;
+            r = w(0);
         }
         if Self::SAT {
-            r = r.min((dst.bias() as u64) << dm << Self::LAYOUT);
+            r = r.min(w(((dst.bias() as u64) << dm) << Self::LAYOUT));
         }
-        if a > src.inf() {
-            r = if Self::SAT {
+        if a > w(src.inf()) {
+            r = w(if Self::SAT {
                 0
             } else if Self::RELU {
                 Self::CANONICAL_NAN
             } else {
-                nan::nan_result(&src, &dst, x, Self::NAN).0
-            };
+                nan::nan_result(&src, &dst, x.wide(), Self::NAN).0
+            });
         }
         r
     }
 
+    /// Converts `src[i]` into `dst[i]`, a group of values at a time: where
+    /// the group's values share one exponent field (as in a sweep over
+    /// consecutive encodings), with that exponent passed once.
     fn run(src: &[u64], dst: &mut [u64]) {
-        for (d, &x) in dst.iter_mut().zip(src) {
-            *d = Self::one(x);
+        let width_mask = u64::MAX >> (64 - Self::SRC.width());
+        let mut xs = [W::of(0); GROUP];
+        let mut out = [W::of(0); GROUP];
+        for (s, d) in src.chunks(GROUP).zip(dst.chunks_mut(GROUP)) {
+            let n = s.len().min(d.len());
+            let (xs, out) = (&mut xs[..n], &mut out[..n]);
+            for (w, &x) in xs.iter_mut().zip(s) {
+                *w = W::of(x & width_mask);
+            }
+            let e0 = Self::exponent(xs[0]);
+            let others = xs.iter().fold(0, |acc, &x| acc | (Self::exponent(x) ^ e0));
+            if others == 0 {
+                for (o, &x) in out.iter_mut().zip(xs.iter()) {
+                    *o = Self::convert(x, e0);
+                }
+            } else {
+                for (o, &x) in out.iter_mut().zip(xs.iter()) {
+                    *o = Self::convert(x, Self::exponent(x));
+                }
+            }
+            for (o, &r) in d.iter_mut().zip(out.iter()) {
+                *o = r.wide();
+            }
         }
     }
 }

@@ -77,17 +77,23 @@ fn kernel_forms() -> Vec<CvtOp> {
 
 /// Encodings of `fmt` at every rounding threshold: for every biased
 /// exponent (or, for `.f64`, those near the narrow formats' ranges and the
-/// extremes), significands whose bits below each possible rounding
-/// position are 0, 1, one half minus one, one half, one half plus one and
-/// all ones, with the last kept bit odd and even, and with every bit above
-/// it clear or set (carries into the exponent); both signs.
+/// extremes), significands whose bits below each rounding position a
+/// kernel from `fmt` has are 0, 1, one half minus one, one half, one half
+/// plus one and all ones, with the last kept bit odd and even, and with
+/// every bit above it clear or set (carries into the exponent); both signs.
 fn edge_set(fmt: &FloatFormat) -> Vec<u64> {
     let m = fmt.man_bits;
     let man_mask = (1u64 << m) - 1;
     let mut mans = vec![0, 1, man_mask];
-    // Rounding positions: below each significand bit, the implicit one
-    // and one more (values that round from below one half).
-    for s in 1..=(m + 2).min(63) {
+    // Rounding positions: from the fewest bits a destination drops, to
+    // below the implicit one and one more (values below one half).
+    let fewest = PAIRS
+        .iter()
+        .filter(|(s, _)| *s == fmt.id)
+        .map(|&(_, d)| m - by_id(d).man_bits)
+        .min()
+        .unwrap_or(1);
+    for s in fewest..=(m + 2).min(63) {
         let half = 1u64 << (s - 1);
         for rem in [0, 1, half - 1, half, half + 1, (half << 1) - 1] {
             for lsb in [0, 1] {
@@ -146,15 +152,27 @@ fn sample(fmt: &FloatFormat, count: usize, seed: u64) -> Vec<u64> {
 }
 
 /// Inputs for a kernel's source: all of them for 16 bits, else the edge
-/// set and a seeded sample.
+/// set and a seeded sample. Each comes twice: in order (so that runs of
+/// values share an exponent, and the kernels take their per-group path)
+/// and shuffled (the per-value path).
 fn inputs(fmt: &FloatFormat) -> Vec<u64> {
-    if fmt.width() <= 16 {
+    let mut v: Vec<u64> = if fmt.width() <= 16 {
         (0..1u64 << fmt.width()).collect()
     } else {
         let mut v = edge_set(fmt);
         v.extend(sample(fmt, 1 << 16, 0x5eed_0000 ^ fmt.id as u64));
         v
+    };
+    let mut shuffled = v.clone();
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    for i in (1..shuffled.len()).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        shuffled.swap(i, (x % (i as u64 + 1)) as usize);
     }
+    v.extend(shuffled);
+    v
 }
 
 fn describe(op: &CvtOp) -> String {
@@ -167,35 +185,57 @@ fn describe(op: &CvtOp) -> String {
     )
 }
 
+/// One kernel against the generic path on `xs`; returns how many values
+/// it checked.
+fn check_kernel(op: &CvtOp, xs: &[u64]) -> usize {
+    let kernel = op.kernel().unwrap_or_else(|| panic!("{}", describe(op)));
+    let mut fast = vec![0u64; xs.len()];
+    kernel.run(xs, &mut fast);
+    for (&x, &f) in xs.iter().zip(&fast) {
+        let g = op.eval_scalar(x);
+        assert_eq!(g.unspecified, 0, "{} {x:#x}", describe(op));
+        assert_eq!(
+            f,
+            g.bits,
+            "{} on {x:#x}: fast {f:#x}, generic {:#x}",
+            describe(op),
+            g.bits
+        );
+    }
+    xs.len()
+}
+
 #[test]
 fn every_kernel_matches_the_generic_path() {
-    let mut checked = 0usize;
-    let mut input_cache: Vec<(u8, Vec<u64>)> = Vec::new();
-    for op in kernel_forms() {
-        let Format::Float(src) = op.src else {
-            unreachable!()
-        };
-        let kernel = op.kernel().unwrap_or_else(|| panic!("{}", describe(&op)));
-        if !input_cache.iter().any(|(i, _)| *i == src.id) {
-            input_cache.push((src.id, inputs(&src)));
-        }
-        let xs = &input_cache.iter().find(|(i, _)| *i == src.id).unwrap().1;
-        let mut fast = vec![0u64; xs.len()];
-        kernel.run(xs, &mut fast);
-        for (&x, &f) in xs.iter().zip(&fast) {
-            let g = op.eval_scalar(x);
-            assert_eq!(g.unspecified, 0, "{} {x:#x}", describe(&op));
-            assert_eq!(
-                f,
-                g.bits,
-                "{} on {x:#x}: fast {f:#x}, generic {:#x}",
-                describe(&op),
-                g.bits
-            );
-        }
-        checked += xs.len();
-    }
-    assert!(checked > 10_000_000, "{checked}");
+    let forms = kernel_forms();
+    let sources: Vec<(u8, Vec<u64>)> = [id::F16, id::F32, id::F64]
+        .iter()
+        .map(|&s| (s, inputs(&by_id(s))))
+        .collect();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let checked: usize = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..threads)
+            .map(|t| {
+                let (forms, sources) = (&forms, &sources);
+                s.spawn(move || {
+                    forms
+                        .iter()
+                        .skip(t)
+                        .step_by(threads)
+                        .map(|op| {
+                            let Format::Float(src) = op.src else {
+                                unreachable!()
+                            };
+                            let xs = &sources.iter().find(|(i, _)| *i == src.id).unwrap().1;
+                            check_kernel(op, xs)
+                        })
+                        .sum::<usize>()
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).sum()
+    });
+    assert!(checked > 20_000_000, "{checked}");
 }
 
 #[test]
