@@ -371,13 +371,20 @@ mod tests {
         }
     }
 
-    /// Times `model_digest` over 2^28 inputs for a few forms (by hand:
-    /// `cargo test --release -p ptx-conformance --lib digest_speed -- --ignored --nocapture`).
+    /// Times the digest's model side for a few forms over 2^26 inputs (16
+    /// stretches of 2^22 spread over the range), batched (`model_digest`)
+    /// and row by row through `HwForm::model` (as it was computed before),
+    /// and extrapolates to 2^32. By hand: `cargo test --release -p
+    /// ptx-conformance --lib digest_speed -- --ignored --nocapture`.
     #[test]
     #[ignore]
     fn digest_speed() {
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
         let all = forms("8.7", "sm_90");
+        let stretches: Vec<std::ops::Range<u64>> =
+            (0..16u64).map(|k| k << 28..(k << 28) + (1 << 22)).collect();
+        let inputs = 16u64 << 22;
+        let per_value = |s: f64| s * 1e9 * threads as f64 / inputs as f64;
         for text in [
             "cvt.rn.f16.f32",
             "cvt.rm.ftz.sat.f16.f32",
@@ -391,12 +398,36 @@ mod tests {
         ] {
             let f = all.iter().find(|f| f.text == text).expect(text);
             let start = std::time::Instant::now();
-            let d = model_digest_range(f, threads, 0..1 << 28);
-            let s = start.elapsed().as_secs_f64();
+            let batched = stretches.iter().fold(0u64, |acc, r| {
+                acc.wrapping_add(model_digest_range(f, threads, r.clone()))
+            });
+            let batched_s = start.elapsed().as_secs_f64();
+            let start = std::time::Instant::now();
+            let rows = std::thread::scope(|s| {
+                let hs: Vec<_> = (0..threads as u64)
+                    .map(|t| {
+                        let stretches = &stretches;
+                        s.spawn(move || {
+                            stretches.iter().fold(0u64, |acc, r| {
+                                let n = (r.end - r.start) / threads as u64;
+                                let lo = r.start + t * n;
+                                acc.wrapping_add(row_digest(f, lo..lo + n))
+                            })
+                        })
+                    })
+                    .collect();
+                hs.into_iter()
+                    .fold(0u64, |acc, h| acc.wrapping_add(h.join().unwrap()))
+            });
+            let rows_s = start.elapsed().as_secs_f64();
+            assert_eq!(batched, rows, "{text}");
             println!(
-                "{text}: 2^28 inputs on {threads} threads in {s:.2} s, {:.2} ns/value/thread, 2^32 estimate {:.1} s ({d:016x})",
-                s * 1e9 * threads as f64 / (1u64 << 28) as f64,
-                s * 16.0
+                "{text}: batched {:.2} ns/value/thread (2^32 on {threads} threads: {:.0} s), \
+                 row by row {:.2} ns/value/thread ({:.0} s)",
+                per_value(batched_s),
+                batched_s * 64.0,
+                per_value(rows_s),
+                rows_s * 64.0,
             );
         }
     }

@@ -78,10 +78,11 @@ pub fn narrowing(
         Round::Up => mode::RP,
         Round::Stochastic { .. } => return None,
     };
-    let mods = m.ftz as u8 * mods::FTZ
-        | m.sat as u8 * mods::SAT
-        | m.relu as u8 * mods::RELU
-        | m.satfinite as u8 * mods::SATFINITE;
+    let bit = |on: bool, b: u8| if on { b } else { 0 };
+    let mods = bit(m.ftz, mods::FTZ)
+        | bit(m.sat, mods::SAT)
+        | bit(m.relu, mods::RELU)
+        | bit(m.satfinite, mods::SATFINITE);
     use id::*;
     match (src.id, dst.id) {
         (F32, F16) => pair::<u32, F32, F16>(mode, mods),

@@ -374,9 +374,16 @@ impl CvtOp {
     /// through the form's fast kernel where it has one, otherwise through
     /// the generic conversion with its formats chosen once for the slice.
     pub fn eval_scalar_batch(&self, src: &[u64], dst: &mut [u64]) {
-        if let Some(k) = self.kernel() {
-            return k.run(src, dst);
+        match self.kernel() {
+            Some(k) => k.run(src, dst),
+            None => self.eval_scalar_batch_generic(src, dst),
         }
+    }
+
+    /// [`CvtOp::eval_scalar_batch`] without the fast kernel: the generic
+    /// conversion, its formats chosen once for the slice (for forms with no
+    /// kernel, and to check and time the kernels against).
+    pub fn eval_scalar_batch_generic(&self, src: &[u64], dst: &mut [u64]) {
         let round = self.round.unwrap_or(Round::NearestEven);
         let mask = mask(self.src.width());
         let m = self.mods;
@@ -477,6 +484,7 @@ impl CvtOp {
 /// destination register width for signed integers, and is zero-extended to
 /// the destination register width for unsigned, bit-size, and
 /// floating-point types."
+#[inline]
 pub fn extend_to_register(dst: &Format, bits: u64, reg_bits: u32) -> u64 {
     let w = dst.width();
     match dst {
