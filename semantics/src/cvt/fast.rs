@@ -201,6 +201,18 @@ fn shift_round<W: Word, const M: u8>(v: W, shift: u32, neg: bool) -> W {
 /// Values per group in `Narrow::run`.
 const GROUP: usize = 64;
 
+/// What the exponent field shared by a group of values tells `convert`
+/// (a const parameter, so that each class gets code of its own).
+mod class {
+    /// Nothing: any value, overflow and infinities and NaNs included.
+    pub const ANY: u8 = 0;
+    /// Below the destination's largest binade: no overflow, no special.
+    pub const IN_RANGE: u8 = 1;
+    /// Above the destination's largest binade and below the all-ones
+    /// exponent: every value overflows.
+    pub const OVERFLOWS: u8 = 2;
+}
+
 /// The conversion from format id `S` to `D` in mode `M` under modifiers
 /// `F`, computed in `W`, written once over the formats' constants.
 struct Narrow<W, const S: u8, const D: u8, const M: u8, const F: u8>(PhantomData<W>);
@@ -244,6 +256,11 @@ impl<W: Word, const S: u8, const D: u8, const M: u8, const F: u8> Narrow<W, S, D
     const LAYOUT: u32 = if D == id::TF32 { 13 } else { 0 };
     /// Whether an infinity (source, or overflow) becomes MAX_NORM.
     const NO_INF: bool = Self::SATFINITE || !Self::DST.has_inf();
+    /// The source's biased exponent of the destination's largest binade:
+    /// from there up a result can overflow.
+    const TOP_EXP: u32 = Self::LOW_EXP - 1 + Self::DST.max_biased_exp();
+    /// The all-ones exponent field: infinities and NaNs.
+    const SPECIAL_EXP: u32 = (1 << Self::SRC.exp_bits) - 1;
 
     /// The biased exponent field of `x`.
     #[inline(always)]
@@ -253,11 +270,12 @@ impl<W: Word, const S: u8, const D: u8, const M: u8, const F: u8> Narrow<W, S, D
     }
 
     /// `convert::float_to_float(SRC, DST, x, ROUND, F)`'s bits, for `x`
-    /// whose exponent field is `e`. Everything that depends on `e` alone is
+    /// whose exponent field is `e`, in class `C` (`class::ANY` unless `e`
+    /// is known to be in another). Everything that depends on `e` alone is
     /// worked out first, so that for a group of values sharing it the
     /// compiler does it once and turns the rest into vector code.
     #[inline(always)]
-    fn convert(x: W, e: u32) -> W {
+    fn convert<const C: u8>(x: W, e: u32) -> W {
         let (src, dst) = (Self::SRC, Self::DST);
         let (sm, dm) = (src.man_bits, dst.man_bits);
         let w = W::of;
@@ -294,14 +312,16 @@ impl<W: Word, const S: u8, const D: u8, const M: u8, const F: u8> Narrow<W, S, D
             mode::RP => neg,
             _ => false,
         };
-        if mag > w(dst.max_norm()) {
-            mag = w(if Self::NO_INF || to_max {
-                dst.max_norm()
-            } else {
-                dst.inf()
-            });
+        let overflowed = w(if Self::NO_INF || to_max {
+            dst.max_norm()
+        } else {
+            dst.inf()
+        });
+        if C == class::OVERFLOWS || (C == class::ANY && mag > w(dst.max_norm())) {
+            mag = overflowed;
         }
-        if a == w(src.inf()) {
+        let special = C == class::ANY && e == Self::SPECIAL_EXP;
+        if special && a == w(src.inf()) {
             mag = w(if Self::NO_INF {
                 dst.max_norm()
             } else {
@@ -327,7 +347,7 @@ impl<W: Word, const S: u8, const D: u8, const M: u8, const F: u8> Narrow<W, S, D
         if Self::SAT {
             r = r.min(w(((dst.bias() as u64) << dm) << Self::LAYOUT));
         }
-        if a > w(src.inf()) {
+        if special && a > w(src.inf()) {
             r = w(if Self::SAT {
                 0
             } else if Self::RELU {
@@ -341,7 +361,8 @@ impl<W: Word, const S: u8, const D: u8, const M: u8, const F: u8> Narrow<W, S, D
 
     /// Converts `src[i]` into `dst[i]`, a group of values at a time: where
     /// the group's values share one exponent field (as in a sweep over
-    /// consecutive encodings), with that exponent passed once.
+    /// consecutive encodings), with that exponent passed once, and the
+    /// group's class.
     fn run(src: &[u64], dst: &mut [u64]) {
         let width_mask = u64::MAX >> (64 - Self::SRC.width());
         let mut xs = [W::of(0); GROUP];
@@ -349,19 +370,22 @@ impl<W: Word, const S: u8, const D: u8, const M: u8, const F: u8> Narrow<W, S, D
         for (s, d) in src.chunks(GROUP).zip(dst.chunks_mut(GROUP)) {
             let n = s.len().min(d.len());
             let (xs, out) = (&mut xs[..n], &mut out[..n]);
+            let e0 = Self::exponent(W::of(s[0] & width_mask));
+            let mut others = 0;
             for (w, &x) in xs.iter_mut().zip(s) {
                 *w = W::of(x & width_mask);
+                others |= Self::exponent(*w) ^ e0;
             }
-            let e0 = Self::exponent(xs[0]);
-            let others = xs.iter().fold(0, |acc, &x| acc | (Self::exponent(x) ^ e0));
-            if others == 0 {
-                for (o, &x) in out.iter_mut().zip(xs.iter()) {
-                    *o = Self::convert(x, e0);
-                }
+            let pairs = out.iter_mut().zip(xs.iter());
+            if others != 0 {
+                pairs
+                    .for_each(|(o, &x)| *o = Self::convert::<{ class::ANY }>(x, Self::exponent(x)));
+            } else if e0 < Self::TOP_EXP {
+                pairs.for_each(|(o, &x)| *o = Self::convert::<{ class::IN_RANGE }>(x, e0));
+            } else if e0 > Self::TOP_EXP && e0 < Self::SPECIAL_EXP {
+                pairs.for_each(|(o, &x)| *o = Self::convert::<{ class::OVERFLOWS }>(x, e0));
             } else {
-                for (o, &x) in out.iter_mut().zip(xs.iter()) {
-                    *o = Self::convert(x, Self::exponent(x));
-                }
+                pairs.for_each(|(o, &x)| *o = Self::convert::<{ class::ANY }>(x, e0));
             }
             for (o, &r) in d.iter_mut().zip(out.iter()) {
                 *o = r.wide();
