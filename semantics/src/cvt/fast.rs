@@ -2,9 +2,13 @@
 //! their time in (`cvt.rn.f16.f32`, `cvt.rz.ftz.bf16.f32`, `cvt.rm.f32.f64`,
 //! ...): the same bits as `convert::float_to_float`, computed on the
 //! encodings with integer arithmetic and no branches on the value, each form
-//! compiled on its own, over slices of values. They give bits only: no
-//! flags, and no form here leaves bits unspecified. `CvtOp::kernel` picks
-//! one; `fast_tests.rs` holds every kernel to the generic path.
+//! compiled on its own, over slices of values. A group of values that share
+//! an exponent field (a sweep over consecutive encodings is made of them)
+//! has what depends on the exponent worked out once, and runs as vector
+//! code; other values go one by one through the same formula. They give
+//! bits only: no flags, and no form here leaves bits unspecified.
+//! `CvtOp::kernel` picks one; `fast_tests.rs` holds every kernel to the
+//! generic path.
 
 use super::convert::Modifiers;
 use super::format::{by_id, id, FloatFormat};
