@@ -26,11 +26,16 @@ impl CvtForm {
     /// the don't-care mask.
     pub fn model(&self, row: &[u64]) -> Option<(u64, u64)> {
         let c = self.conv.eval(row).ok()?;
-        let bits = match &self.conv {
-            Conversion::Cvt(op) => extend_to_register(&op.dst, c.bits, self.dest_reg),
-            Conversion::Pack(_) => c.bits,
-        };
-        Some((bits, c.unspecified))
+        Some((self.register(c.bits), c.unspecified))
+    }
+
+    /// The register value the model gives `bits` of the destination
+    /// format (`extend_to_register` for `cvt`).
+    pub fn register(&self, bits: u64) -> u64 {
+        match &self.conv {
+            Conversion::Cvt(op) => extend_to_register(&op.dst, bits, self.dest_reg),
+            Conversion::Pack(_) => bits,
+        }
     }
 
     /// Which input sets the form is run on.
@@ -157,4 +162,55 @@ pub fn forms(version: &str, target: &str, kernel: impl Fn(&CvtForm) -> String) -
         }
     }
     out
+}
+
+/// The model over runs of consecutive rows, in batches
+/// (`Conversion::eval_batch`), with its column buffers kept between calls.
+pub struct Batch {
+    columns: Vec<Vec<u64>>,
+    /// The destination register values of the last [`Batch::eval`].
+    pub registers: Vec<u64>,
+}
+
+impl Batch {
+    /// Buffers for `rows` rows of `form`.
+    pub fn new(form: &CvtForm, rows: usize) -> Batch {
+        Batch {
+            columns: vec![vec![0; rows]; form.conv.source_count()],
+            registers: vec![0; rows],
+        }
+    }
+
+    /// The register values of rows `first..first + n` (at most the rows
+    /// given to `new`) into `registers[..n]`, operand `j` of row `x` being
+    /// `operand(x, j)`. Rows the model leaves undefined get 0; the result
+    /// is their number.
+    pub fn eval(
+        &mut self,
+        form: &CvtForm,
+        first: u64,
+        n: usize,
+        operand: impl Fn(u64, usize) -> u64,
+    ) -> usize {
+        for (j, col) in self.columns.iter_mut().enumerate() {
+            for (i, v) in col[..n].iter_mut().enumerate() {
+                *v = operand(first + i as u64, j);
+            }
+        }
+        let cols: Vec<&[u64]> = self.columns.iter().map(|c| &c[..n]).collect();
+        let out = &mut self.registers[..n];
+        let undefined = match form.conv.eval_batch(&cols, out) {
+            Ok(u) => u,
+            Err(_) => {
+                out.fill(0);
+                n
+            }
+        };
+        if let Conversion::Cvt(op) = &form.conv {
+            for r in out.iter_mut() {
+                *r = extend_to_register(&op.dst, *r, form.dest_reg);
+            }
+        }
+        undefined
+    }
 }
