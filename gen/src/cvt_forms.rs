@@ -106,11 +106,7 @@ fn spellings(form: &Form) -> Vec<String> {
 /// it: the forms whose kernel (`kernel` writes it) the checker accepts.
 pub fn forms(version: &str, target: &str, kernel: impl Fn(&CvtForm) -> String) -> Vec<CvtForm> {
     let cat = Catalogue::get();
-    let opts = Options {
-        ptx: PtxVersion::parse(version),
-        target: Target::parse(target),
-        threads: Some(1),
-    };
+    let opts = options(version, target);
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for form in cat
@@ -122,46 +118,64 @@ pub fn forms(version: &str, target: &str, kernel: impl Fn(&CvtForm) -> String) -
             if seen.contains(&text) {
                 continue;
             }
-            let Ok(b) = cat.resolve_text(&text) else {
-                continue;
-            };
-            let Ok(conv) = Conversion::from_binding(&b) else {
-                continue;
-            };
-            // "A source register wider than the specified type may be used,
-            // except when the source operand has `.bf16` or `.bf16x2`
-            // format" (and ptxas 13.0 asks the same of the integer partner
-            // of a `.bf16`): exact registers there.
-            let exact = text.contains(".bf16");
-            let hw = CvtForm {
-                dest_reg: if exact {
-                    conv.dest_width()
-                } else {
-                    reg_bits(conv.dest_width()).max(match conv {
-                        // Narrow integers land in a 32-bit register, to see
-                        // the sign extension.
-                        Conversion::Cvt(op) if matches!(op.dst, Format::Int(_)) => 32,
-                        _ => 16,
-                    })
-                },
-                source_regs: conv
-                    .source_widths()
-                    .into_iter()
-                    .map(|w| if exact { w } else { reg_bits(w) })
-                    .collect(),
-                text: text.clone(),
-                conv,
-            };
-            let Ok(module) = ptx_semantics::ptx::parse(&kernel(&hw)) else {
-                continue;
-            };
-            if check_module(&module, &opts).is_empty() {
+            if let Some(hw) = accepted(&text, &opts, &kernel) {
                 seen.insert(text);
                 out.push(hw);
             }
         }
     }
     out
+}
+
+/// The form spelled `text`, as [`forms`] would give it, if it is one.
+pub fn form(
+    text: &str,
+    version: &str,
+    target: &str,
+    kernel: impl Fn(&CvtForm) -> String,
+) -> Option<CvtForm> {
+    accepted(text, &options(version, target), &kernel)
+}
+
+fn options(version: &str, target: &str) -> Options {
+    Options {
+        ptx: PtxVersion::parse(version),
+        target: Target::parse(target),
+        threads: Some(1),
+    }
+}
+
+/// The form spelled `text` with its registers, if it is a conversion whose
+/// kernel the checker accepts under `opts`.
+fn accepted(text: &str, opts: &Options, kernel: &impl Fn(&CvtForm) -> String) -> Option<CvtForm> {
+    let b = Catalogue::get().resolve_text(text).ok()?;
+    let conv = Conversion::from_binding(&b).ok()?;
+    // "A source register wider than the specified type may be used, except
+    // when the source operand has `.bf16` or `.bf16x2` format" (and ptxas
+    // 13.0 asks the same of the integer partner of a `.bf16`): exact
+    // registers there.
+    let exact = text.contains(".bf16");
+    let hw = CvtForm {
+        dest_reg: if exact {
+            conv.dest_width()
+        } else {
+            reg_bits(conv.dest_width()).max(match conv {
+                // Narrow integers land in a 32-bit register, to see the sign
+                // extension.
+                Conversion::Cvt(op) if matches!(op.dst, Format::Int(_)) => 32,
+                _ => 16,
+            })
+        },
+        source_regs: conv
+            .source_widths()
+            .into_iter()
+            .map(|w| if exact { w } else { reg_bits(w) })
+            .collect(),
+        text: text.to_string(),
+        conv,
+    };
+    let module = ptx_semantics::ptx::parse(&kernel(&hw)).ok()?;
+    check_module(&module, opts).is_empty().then_some(hw)
 }
 
 /// The model over runs of consecutive rows, in batches

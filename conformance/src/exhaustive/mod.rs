@@ -72,8 +72,8 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// The form named `text`, with the PTX version and target its kernel is
 /// written for.
 fn find_form(text: &str) -> Result<(Swept, (&'static str, &'static str))> {
-    let all = ptx_gen::suite::cvt::all_forms();
-    let Some((form, vt)) = all.iter().find(|(f, _)| f.text == text).cloned() else {
+    let Some((form, vt)) = ptx_gen::suite::cvt::find_form(text) else {
+        let all = ptx_gen::suite::cvt::all_forms();
         // forms that share all but the last qualifier
         let stem = &text[..text.rfind('.').map_or(0, |i| i + 1)];
         let near: Vec<&str> = all

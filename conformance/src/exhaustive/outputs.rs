@@ -4,7 +4,7 @@
 //! `conform run` protocol; the CUDA driver keeps the kernel JIT-compiled
 //! and its buffers allocated across chunks.
 
-use crate::run::impls::{Implementation, Job, POISON};
+use crate::run::impls::{Implementation, Job};
 use ptx_gen::suite::manifest::{Group, Layout, Provenance};
 use ptx_reports::Implementation as Info;
 use std::path::PathBuf;
@@ -159,8 +159,8 @@ impl Outputs for OnCuda {
     }
 
     fn chunk(&mut self, first: u64, count: u64, out: &mut Vec<u8>) -> Result<(), String> {
-        out.clear();
-        out.resize(count as usize * self.row, POISON);
+        // every byte is overwritten by the copy back
+        out.resize(count as usize * self.row, 0);
         self.resident
             .launch(&input_buffer(first, count), count, out, self.timeout)
     }

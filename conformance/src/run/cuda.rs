@@ -515,9 +515,10 @@ pub struct Resident {
 unsafe impl Send for Resident {}
 
 impl Resident {
-    /// Copies `input` into `in`, runs the kernel on `threads` threads (a 1-D
-    /// grid of 256-thread blocks), waits at most `timeout`, and copies the
-    /// first `out.len()` bytes of `out` back.
+    /// Copies `input` into `in`, fills the first `out.len()` bytes of `out`
+    /// with [`POISON`] (so that rows the kernel does not write show up),
+    /// runs the kernel on `threads` threads (a 1-D grid of 256-thread
+    /// blocks), waits at most `timeout`, and copies those bytes back.
     pub fn launch(
         &mut self,
         input: &[u8],
@@ -545,6 +546,10 @@ impl Resident {
             d.check(
                 "cuMemcpyHtoD",
                 (api.memcpy_htod)(self.buffers[0], input.as_ptr().cast(), input.len()),
+            )?;
+            d.check(
+                "cuMemsetD8",
+                (api.memset_d8)(self.buffers[1], POISON, out.len()),
             )?;
             d.check(
                 "cuLaunchKernel",

@@ -240,6 +240,14 @@ fn section(f: &CvtForm) -> &'static str {
     }
 }
 
+/// The conversion form spelled `text` with the first of [`TARGETS`] that
+/// accepts it (as [`all_forms`] has it).
+pub fn find_form(text: &str) -> Option<(CvtForm, (&'static str, &'static str))> {
+    TARGETS.iter().find_map(|&vt| {
+        crate::cvt_forms::form(text, vt.0, vt.1, |f| kernel(f, "check", 1, vt, 0)).map(|f| (f, vt))
+    })
+}
+
 /// Every conversion form with the first of [`TARGETS`] that accepts it.
 pub fn all_forms() -> Vec<(CvtForm, (&'static str, &'static str))> {
     let mut seen = HashSet::new();
@@ -365,4 +373,57 @@ fn build(
         expected: exp,
         mask,
     })
+}
+
+#[cfg(test)]
+mod exhaustive_tests {
+    use super::*;
+    use ptx_semantics::catalogue::{PtxVersion, Target};
+    use ptx_semantics::check::{check_module, Options};
+
+    /// Every form whose sources take 32 bits or fewer has an exhaustive
+    /// kernel that the checker accepts for its target; the wider ones have
+    /// none.
+    #[test]
+    fn exhaustive_kernels_are_legal_ptx() {
+        let mut swept = 0;
+        for (f, vt) in all_forms() {
+            let total: u32 = f.conv.source_widths().iter().sum();
+            let Some(ptx) = exhaustive_kernel(&f, vt) else {
+                assert!(total > 32, "{}", f.text);
+                continue;
+            };
+            assert!(total <= 32, "{}", f.text);
+            swept += 1;
+            let module = ptx_semantics::ptx::parse(&ptx).expect(&f.text);
+            let opts = Options {
+                ptx: PtxVersion::parse(vt.0),
+                target: Target::parse(vt.1),
+                threads: Some(1),
+            };
+            let problems = check_module(&module, &opts);
+            assert!(problems.is_empty(), "{}: {problems:?}\n{ptx}", f.text);
+        }
+        assert!(swept > 100, "{swept} forms");
+    }
+
+    #[test]
+    fn find_form_agrees_with_all_forms() {
+        for (f, vt) in all_forms().into_iter().step_by(7) {
+            let (g, gvt) = find_form(&f.text).expect(&f.text);
+            assert_eq!(
+                (g.text, g.dest_reg, g.source_regs, gvt),
+                (f.text, f.dest_reg, f.source_regs, vt)
+            );
+        }
+        assert!(find_form("cvt.rn.f16.f33").is_none());
+    }
+
+    /// Operand `j` takes the `j`-th field from the low bits.
+    #[test]
+    fn inputs_split_low_field_first() {
+        let mut row = [0u64; 2];
+        split_input(&[(0, 16), (16, 16)], 0x1234_5678, &mut row);
+        assert_eq!(row, [0x5678, 0x1234]);
+    }
 }
