@@ -7,7 +7,7 @@
 //! that they hold wherever a GPU puts its windows.
 
 use super::forms::{accepted, check, provenance, rows, spellings, VT};
-use super::manifest::Layout;
+use super::manifest::{Layout, Provenance};
 use super::templates::{render, Common, Module};
 use super::{generator, group_1d, push_le, Built, Options, Plan};
 use crate::rng::SplitMix64;
@@ -429,7 +429,15 @@ fn cvta_group(form: &str, id: &str, o: &Options) -> Option<Built> {
             push_le(&mut exp, u128::from(ok), 4);
         }
     }
-    let (provenance, note) = provenance(form);
+    let (provenance, note) = if space == Space::ParamEntry {
+        // the GPUs ran these on a parameter's name only
+        (
+            Provenance::Spec,
+            "the GPUs ran this form on a parameter's name (corpus/simulator/kernels/addr.ptx); here it converts a register holding a parameter's address, read back with ld.param through a register".to_string(),
+        )
+    } else {
+        provenance(form)
+    };
     Some(Built {
         group: group_1d(
             id.into(),

@@ -127,20 +127,23 @@ const HARDWARE: &[(&str, &str)] = &[
 
 /// The corpus kernel that ran `form` on the GPUs, if one did.
 pub fn run_on_hardware(form: &str) -> Option<&'static str> {
-    HARDWARE.iter().find_map(|(file, text)| {
-        text.lines()
-            .filter_map(|l| {
-                let mut words = l.split_whitespace();
-                let w = words.next()?;
+    static RAN: std::sync::OnceLock<std::collections::HashMap<&str, &str>> =
+        std::sync::OnceLock::new();
+    let ran = RAN.get_or_init(|| {
+        let mut ran = std::collections::HashMap::new();
+        for (file, text) in HARDWARE {
+            for line in text.lines() {
+                let mut words = line.split_whitespace();
+                let Some(mut w) = words.next() else { continue };
                 if w.starts_with('@') {
-                    words.next()
-                } else {
-                    Some(w)
+                    w = words.next().unwrap_or("");
                 }
-            })
-            .any(|w| w == form)
-            .then_some(*file)
-    })
+                ran.entry(w).or_insert(*file);
+            }
+        }
+        ran
+    });
+    ran.get(form).copied()
 }
 
 /// Provenance and note of a form: `hardware` where a corpus kernel ran it.
