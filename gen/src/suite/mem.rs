@@ -3,7 +3,8 @@
 //! catalogue that sm_90 accepts along two axes: each state space with each
 //! type and vector width, and each qualifier (ordering and scope, cache
 //! operator, eviction priority, `.L2::cache_hint`, prefetch size, `.mmio`)
-//! with each space on `.u32`. Expected values are the bytes moved, with the
+//! with each space on `.u32` (every combination) and on `.v4.u32` (each
+//! qualifier on its own). Expected values are the bytes moved, with the
 //! extension 9.7.9.8 asks of a narrow load into a wider register.
 //!
 //! What a case is, per space: `.global`, generic (a `cvta.global` of the
@@ -162,7 +163,9 @@ const SHAPE_ROWS: &[&str] = &[
 /// suite order, each with its access or the reason it has none: first every
 /// space, type and vector width (the rows of [`SHAPE_ROWS`] with no
 /// optional qualifier but the space), then every qualifier combination on
-/// scalar `.u32`, each spelling once.
+/// scalar `.u32`, then each qualifier on its own on `.v4.u32` (so that the
+/// vector rows of the orderings and eviction priorities have cases too),
+/// each spelling once.
 fn candidates() -> Vec<(String, Result<Access, String>)> {
     let mut texts: Vec<String> = Vec::new();
     for instr in ["ld", "ld.global.nc", "ldu", "st"] {
@@ -175,6 +178,29 @@ fn candidates() -> Vec<(String, Result<Access, String>)> {
     for instr in ["ld", "ld.global.nc", "ldu", "st"] {
         for form in rows(instr).filter(|f| f.part("vec").is_none()) {
             texts.extend(spellings(form, &|part, q| part != ".type" || q == ".u32"));
+        }
+    }
+    // the vector rows of the qualifier rows: each optional qualifier alone
+    // (with each space and each value of the required slots) on `.v4.u32`
+    for instr in ["ld", "ld.global.nc", "st"] {
+        for form in rows(instr).filter(|f| f.part("vec").is_some()) {
+            let extras: Vec<&str> = form
+                .slots
+                .iter()
+                .filter(|s| s.optional)
+                .flat_map(|s| &s.parts)
+                .map(|p| p.name.as_str())
+                .filter(|p| *p != ".ss")
+                .chain([""])
+                .collect();
+            for extra in extras {
+                texts.extend(spellings(form, &|part, q| match part {
+                    ".type" => q == ".u32",
+                    ".vec" => q == ".v4",
+                    ".ss" => true,
+                    _ => part == extra || !optional_part(form, part),
+                }));
+            }
         }
     }
     let mut seen = HashSet::new();
