@@ -25,6 +25,8 @@ const GROUPS: &[(&str, &[&str])] = &[
     ("cvt.rn.f32.f64/edge", &["nan-payload-dropped"]),
     ("cvt.rn.f16.f64/edge", &["f64-to-half-through-f32"]),
     ("cvt.rn.ftz.f32.f64/edge", &["ftz-results-kept", "ftz-sign-lost"]),
+    ("cvt.rn.f32.u64/double-rounding", &["int64-to-f32-through-f64"]),
+    ("cvt.rn.bf16.s32/double-rounding", &["int-to-bf16-through-f32"]),
     ("cvt.rz.f32.s32/edge", &["rz-int-to-float-away"]),
     ("cvt.rz.f32.u32/edge", &["rz-int-to-float-away", "unsigned-read-as-signed"]),
     ("cvt.rzi.s32.f32/edge", &["sat-signed-symmetric", "nan-to-int-indefinite", "float-to-int-wraps"]),

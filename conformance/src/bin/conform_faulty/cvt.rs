@@ -680,3 +680,28 @@ pub fn f64_to_half_through_f32(conv: &Conversion, s: &[u64], reg: u32) -> Option
     }
     through(conv, s, reg, F32)
 }
+
+/// 64-bit integers to `.f32` through `.f64` (double rounding: `(float)(double)x`).
+pub fn int64_to_f32_through_f64(conv: &Conversion, s: &[u64], reg: u32) -> Option<u64> {
+    let op = cvt_op(conv)?;
+    let (Format::Float(d), Format::Int(i)) = (op.dst, op.src) else {
+        return None;
+    };
+    if d.id != F32.id || i.bits != 64 {
+        return None;
+    }
+    through(conv, s, reg, F64)
+}
+
+/// Integers to `.bf16` through `.f32` (double rounding: a `bfloat16`
+/// built from a `float`).
+pub fn int_to_bf16_through_f32(conv: &Conversion, s: &[u64], reg: u32) -> Option<u64> {
+    let op = cvt_op(conv)?;
+    let (Format::Float(d), Format::Int(_)) = (op.dst, op.src) else {
+        return None;
+    };
+    if d.id != BF16.id {
+        return None;
+    }
+    through(conv, s, reg, F32)
+}

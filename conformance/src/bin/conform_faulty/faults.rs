@@ -69,6 +69,8 @@ pub const FAULTS: &[Fault] = &[
     fault("rna-as-rn", CVT, ".rna rounds ties to even", C(cvt::rna_as_rn)),
     fault("bf16-truncates", CVT, "cvt.rn.bf16{x2}.f32 keeps the upper 16 bits of the .f32 (NaNs included)", C(cvt::bf16_truncates)),
     fault("f64-to-half-through-f32", CVT, ".f64 to .f16/.bf16 converted through .f32 (double rounding)", C(cvt::f64_to_half_through_f32)),
+    fault("int64-to-f32-through-f64", CVT, "64-bit integers to .f32 converted through .f64 (double rounding)", C(cvt::int64_to_f32_through_f64)),
+    fault("int-to-bf16-through-f32", CVT, "integers to .bf16 converted through .f32 (double rounding)", C(cvt::int_to_bf16_through_f32)),
     fault("directed-overflow-to-inf", CVT, "overflow under rounding toward zero gives infinity, not MAX_NORM", C(cvt::directed_overflow_to_inf)),
     // Special values and modifiers.
     fault("nan-payload-dropped", CVT, "NaNs that sm_90 passes on with their payload (f64 narrowing/widening, cvt.f32.f32) become canonical", C(cvt::nan_payload_dropped)),
