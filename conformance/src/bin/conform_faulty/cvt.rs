@@ -7,7 +7,9 @@
 //! bug reaches. Cases the bug does not reach come out as the model says.
 
 use ptx_semantics::cvt::convert::Flags;
-use ptx_semantics::cvt::format::{FloatFormat, Format, IntFormat, BF16, E4M3, F16, F32, F64, TF32};
+use ptx_semantics::cvt::format::{
+    FloatFormat, Format, IntFormat, BF16, E4M3, F16, F32, F64, TF32, UE8M0,
+};
 use ptx_semantics::cvt::nan::{self, NanRule};
 use ptx_semantics::cvt::round::{decode, round_to_integer, Decoded, Round};
 use ptx_semantics::cvt::{extend_to_register, Conversion, CvtOp, PackOp};
@@ -704,4 +706,72 @@ pub fn int_to_bf16_through_f32(conv: &Conversion, s: &[u64], reg: u32) -> Option
         return None;
     }
     through(conv, s, reg, F32)
+}
+
+/// `cvt.rni.f32.f32` by the round-to-integer trick `(|x| + 2^23) - 2^23`
+/// (sign put back), without the guard for `|x| >= 2^23`: odd integers
+/// between 2^23 and 2^24 are rounded to even.
+pub fn rni_magic_unguarded(conv: &Conversion, s: &[u64], reg: u32) -> Option<u64> {
+    let op = cvt_op(conv)?;
+    if op.dst != Format::Float(F32)
+        || op.src != op.dst
+        || !op.integer_rounding
+        || op.round != Some(Round::NearestEven)
+        || op.mods != Default::default()
+    {
+        return None;
+    }
+    let x = f32::from_bits(s[0] as u32);
+    if !x.is_finite() {
+        return None;
+    }
+    let magic = 8_388_608.0f32;
+    let r = ((x.abs() + magic) - magic).copysign(x);
+    Some(extend_to_register(&op.dst, u64::from(r.to_bits()), reg))
+}
+
+/// `.rs` to a two-lane pack with the halves of `rbits` swapped (operand
+/// `a` rounded with the low 16 bits; PTX ISA 9.7.9.21 gives it the upper
+/// ones).
+pub fn rs_rbits_swapped(conv: &Conversion, s: &[u64], reg: u32) -> Option<u64> {
+    let op = cvt_op(conv)?;
+    if !stochastic(op) || !matches!(op.dst, Format::Pack { lanes: 2, .. }) {
+        return None;
+    }
+    let mut t = s.to_vec();
+    let r = t.last_mut()?;
+    *r = ((*r & 0xffff) << 16) | ((*r >> 16) & 0xffff);
+    register(conv, &t, reg)
+}
+
+/// `.rp` to `.ue8m0x2` rounds toward zero (the exponent field taken as
+/// it is).
+pub fn ue8m0_rp_as_rz(conv: &Conversion, s: &[u64], reg: u32) -> Option<u64> {
+    let op = cvt_op(conv)?;
+    let Format::Pack { of, .. } = op.dst else {
+        return None;
+    };
+    if of.id != UE8M0.id || op.round != Some(Round::Up) {
+        return None;
+    }
+    with(conv, s, reg, |m| m.round = Some(Round::TowardZero))
+}
+
+/// An 8-bit integer source read as the whole 16-bit register that holds
+/// it (PTX ISA 9.7.9.21: "The lower `n` bits corresponding to the
+/// instruction-type width are used in the conversion").
+pub fn narrow_source_reads_register(conv: &Conversion, s: &[u64], reg: u32) -> Option<u64> {
+    let op = cvt_op(conv)?;
+    let Format::Int(src) = op.src else {
+        return None;
+    };
+    if src.bits != 8 {
+        return None;
+    }
+    with(conv, s, reg, |m| {
+        m.src = Format::Int(IntFormat {
+            bits: 16,
+            signed: src.signed,
+        })
+    })
 }

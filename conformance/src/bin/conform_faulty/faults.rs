@@ -65,8 +65,11 @@ pub const FAULTS: &[Fault] = &[
     // Rounding.
     fault("rn-ties-away", CVT, ".rn rounds ties away from zero", C(cvt::rn_ties_away)),
     fault("rni-ties-away", CVT, ".rni rounds ties away from zero (round() for rint())", C(cvt::rni_ties_away)),
+    fault("rni-magic-unguarded", CVT, "cvt.rni.f32.f32 as (|x| + 2^23) - 2^23 without the |x| >= 2^23 guard", C(cvt::rni_magic_unguarded)),
     fault("rm-rp-swapped", CVT, ".rm/.rmi and .rp/.rpi swapped", C(cvt::rm_rp_swapped)),
     fault("rna-as-rn", CVT, ".rna rounds ties to even", C(cvt::rna_as_rn)),
+    fault("rs-rbits-swapped", CVT, ".rs to an x2 pack rounds operand a with the low half of rbits, b with the high", C(cvt::rs_rbits_swapped)),
+    fault("ue8m0-rp-as-rz", CVT, ".rp to .ue8m0x2 rounds toward zero (the exponent taken as it is)", C(cvt::ue8m0_rp_as_rz)),
     fault("bf16-truncates", CVT, "cvt.rn.bf16{x2}.f32 keeps the upper 16 bits of the .f32 (NaNs included)", C(cvt::bf16_truncates)),
     fault("f64-to-half-through-f32", CVT, ".f64 to .f16/.bf16 converted through .f32 (double rounding)", C(cvt::f64_to_half_through_f32)),
     fault("int64-to-f32-through-f64", CVT, "64-bit integers to .f32 converted through .f64 (double rounding)", C(cvt::int64_to_f32_through_f64)),
@@ -89,6 +92,7 @@ pub const FAULTS: &[Fault] = &[
     fault("tf32-low-bits-kept", CVT, ".tf32 results keep the 13 low bits of the source", C(cvt::tf32_low_bits_kept)),
     // Operands, registers and lanes.
     fault("unsigned-read-as-signed", CVT, "unsigned integer sources converted to float as if signed", C(cvt::unsigned_read_as_signed)),
+    fault("narrow-source-reads-register", CVT, "8-bit integer sources read as the whole 16-bit register", C(cvt::narrow_source_reads_register)),
     fault("narrow-signed-zero-extended", CVT, ".s8/.s16 results zero-extended in their 32-bit register", C(cvt::narrow_signed_zero_extended)),
     fault("x2-halves-swapped", CVT, "x2 results with operand a in the low half", C(cvt::x2_halves_swapped)),
     fault("pack-operands-swapped", PACK, "cvt.pack puts a in the low bits and b above", C(cvt::pack_operands_swapped)),
