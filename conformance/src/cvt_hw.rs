@@ -111,31 +111,60 @@ fn mix_ptx(src: &str) -> String {
 }
 
 /// The model's side of the digest: the same sum over all 2^32 inputs.
+/// The model computes it in batches of rows (`Conversion::eval_batch`).
 pub fn model_digest(f: &HwForm, threads: usize) -> u64 {
+    model_digest_range(f, threads, 0..1 << 32)
+}
+
+/// [`model_digest`]'s sum over the inputs `inputs` only (for tests and
+/// timing).
+pub fn model_digest_range(f: &HwForm, threads: usize, inputs: std::ops::Range<u64>) -> u64 {
+    /// Rows per batch handed to the model.
+    const ROWS: usize = 4096;
     let two = f.source_regs.len() == 2;
-    let chunk = (1u64 << 32) / threads as u64;
+    let threads = threads.max(1) as u64;
+    let chunk = (inputs.end.saturating_sub(inputs.start)) / threads;
     std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads as u64)
+        let handles: Vec<_> = (0..threads)
             .map(|t| {
                 s.spawn(move || {
-                    let lo = t * chunk;
-                    let hi = if t + 1 == threads as u64 {
-                        1u64 << 32
+                    let lo = inputs.start + t * chunk;
+                    let hi = if t + 1 == threads {
+                        inputs.end
                     } else {
                         lo + chunk
                     };
+                    let mut a = vec![0u64; ROWS];
+                    let mut b = vec![0u64; ROWS];
+                    let mut d = vec![0u64; ROWS];
                     let mut sum = 0u64;
-                    let mut row = [0u64; 2];
-                    for x in lo..hi {
-                        row[0] = x;
-                        let rows: &[u64] = if two {
-                            row[1] = ((x as u32).rotate_left(16) ^ 0x8000_0000) as u64;
-                            &row
+                    let mut base = lo;
+                    while base < hi {
+                        let n = (hi - base).min(ROWS as u64) as usize;
+                        for (i, x) in a[..n].iter_mut().enumerate() {
+                            *x = base + i as u64;
+                        }
+                        let cols: &[&[u64]] = if two {
+                            for (y, &x) in b[..n].iter_mut().zip(&a[..n]) {
+                                *y = ((x as u32).rotate_left(16) ^ 0x8000_0000) as u64;
+                            }
+                            &[&a[..n], &b[..n]]
                         } else {
-                            &row[..1]
+                            &[&a[..n]]
                         };
-                        let d = f.model(rows).map_or(0, |(b, _)| b);
-                        sum = sum.wrapping_add(mix(mix(x) ^ d));
+                        // Rows the model leaves undefined count as 0, as in
+                        // `HwForm::model`.
+                        if f.conv.eval_batch(cols, &mut d[..n]).is_err() {
+                            d[..n].fill(0);
+                        }
+                        for (&x, &o) in a[..n].iter().zip(&d[..n]) {
+                            let o = match &f.conv {
+                                Conversion::Cvt(op) => extend_to_register(&op.dst, o, f.dest_reg),
+                                Conversion::Pack(_) => o,
+                            };
+                            sum = sum.wrapping_add(mix(mix(x) ^ o));
+                        }
+                        base += n as u64;
                     }
                     sum
                 })
@@ -161,6 +190,99 @@ pub const BLOCK: usize = 16384;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The digest's sum computed row by row through `HwForm::model`.
+    fn row_digest(f: &HwForm, inputs: std::ops::Range<u64>) -> u64 {
+        let two = f.source_regs.len() == 2;
+        inputs.fold(0u64, |sum, x| {
+            let b = ((x as u32).rotate_left(16) ^ 0x8000_0000) as u64;
+            let row: &[u64] = if two { &[x, b] } else { &[x] };
+            let d = f.model(row).map_or(0, |(b, _)| b);
+            sum.wrapping_add(mix(mix(x) ^ d))
+        })
+    }
+
+    /// The batched digest equals the row-by-row one on stretches of inputs
+    /// around 0, 1.0, the `.f16` maximum, infinity and NaN, of both signs,
+    /// for every `.f32`-source form.
+    #[test]
+    fn batched_digest_matches_rows() {
+        let starts = [0u64, 0x3f7f_f800, 0x477f_e000, 0x7f7f_fc00, 0x7fff_f800];
+        for f in forms("8.7", "sm_90").iter().filter(|f| f.f32_sources()) {
+            for s in starts {
+                for sign in [0, 0x8000_0000] {
+                    let r = (s | sign)..(s | sign) + 5000;
+                    assert_eq!(
+                        model_digest_range(f, 2, r.clone()),
+                        row_digest(f, r.clone()),
+                        "{} on {r:x?}",
+                        f.text
+                    );
+                }
+            }
+        }
+    }
+
+    /// Times the digest's model side for a few forms over 2^26 inputs (16
+    /// stretches of 2^22 spread over the range), batched (`model_digest`)
+    /// and row by row through `HwForm::model` (as it was computed before),
+    /// and extrapolates to 2^32. By hand: `cargo test --release -p
+    /// ptx-conformance --lib digest_speed -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn digest_speed() {
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let all = forms("8.7", "sm_90");
+        let stretches: Vec<std::ops::Range<u64>> =
+            (0..16u64).map(|k| k << 28..(k << 28) + (1 << 22)).collect();
+        let inputs = 16u64 << 22;
+        let per_value = |s: f64| s * 1e9 * threads as f64 / inputs as f64;
+        for text in [
+            "cvt.rn.f16.f32",
+            "cvt.rm.ftz.sat.f16.f32",
+            "cvt.rn.relu.bf16x2.f32",
+            "cvt.rna.satfinite.tf32.f32",
+            "cvt.rn.satfinite.e4m3x2.f32",
+            "cvt.rzi.s32.f32",
+            "cvt.rni.ftz.sat.u8.f32",
+            "cvt.rmi.f32.f32",
+            "cvt.f64.f32",
+        ] {
+            let f = all.iter().find(|f| f.text == text).expect(text);
+            let start = std::time::Instant::now();
+            let batched = stretches.iter().fold(0u64, |acc, r| {
+                acc.wrapping_add(model_digest_range(f, threads, r.clone()))
+            });
+            let batched_s = start.elapsed().as_secs_f64();
+            let start = std::time::Instant::now();
+            let rows = std::thread::scope(|s| {
+                let hs: Vec<_> = (0..threads as u64)
+                    .map(|t| {
+                        let stretches = &stretches;
+                        s.spawn(move || {
+                            stretches.iter().fold(0u64, |acc, r| {
+                                let n = (r.end - r.start) / threads as u64;
+                                let lo = r.start + t * n;
+                                acc.wrapping_add(row_digest(f, lo..lo + n))
+                            })
+                        })
+                    })
+                    .collect();
+                hs.into_iter()
+                    .fold(0u64, |acc, h| acc.wrapping_add(h.join().unwrap()))
+            });
+            let rows_s = start.elapsed().as_secs_f64();
+            assert_eq!(batched, rows, "{text}");
+            println!(
+                "{text}: batched {:.2} ns/value/thread (2^32 on {threads} threads: {:.0} s), \
+                 row by row {:.2} ns/value/thread ({:.0} s)",
+                per_value(batched_s),
+                batched_s * 64.0,
+                per_value(rows_s),
+                rows_s * 64.0,
+            );
+        }
+    }
 
     #[test]
     fn sm90_forms_include_the_common_conversions() {

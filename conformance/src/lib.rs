@@ -11,5 +11,6 @@ pub mod exec;
 pub mod legality;
 pub mod legality_cmd;
 pub mod litmus_cmd;
+pub mod report_cmd;
 pub mod run;
 pub mod suite_cmd;

@@ -5,7 +5,9 @@
 //! Exit codes: 0 success (every file legal), 1 a finding (an illegal file),
 //! 2 a usage error or unreadable input.
 
-use ptx_conformance::{check, cvt_hw_cmd, eval, exec, legality_cmd, litmus_cmd, run, suite_cmd};
+use ptx_conformance::{
+    check, cvt_hw_cmd, eval, exec, legality_cmd, litmus_cmd, report_cmd, run, suite_cmd,
+};
 
 use clap::{Parser, Subcommand};
 
@@ -36,6 +38,8 @@ enum Command {
     Gen(suite_cmd::GenArgs),
     /// Run a conformance suite against an implementation and write the results and reports.
     Run(run::RunArgs),
+    /// Render a results file of `conform run` as HTML, Markdown or JUnit XML.
+    Report(report_cmd::ReportArgs),
     /// Decide PTX litmus tests under the PTX memory consistency model.
     #[command(subcommand)]
     Litmus(litmus_cmd::LitmusCommand),
@@ -47,6 +51,20 @@ enum Command {
     /// Conversion baselines from a GPU (maintainers).
     #[command(hide = true, subcommand, name = "cvt-hw")]
     CvtHw(cvt_hw_cmd::CvtHwCommand),
+    /// The child process of `run --impl cuda` (speaks on standard input
+    /// and output; not for people).
+    #[cfg(feature = "cuda")]
+    #[command(hide = true, name = "cuda-worker")]
+    CudaWorker(CudaWorkerArgs),
+}
+
+#[cfg(feature = "cuda")]
+#[derive(clap::Args)]
+struct CudaWorkerArgs {
+    #[arg(long, value_name = "PATH")]
+    libcuda: Option<std::path::PathBuf>,
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    device: usize,
 }
 
 fn main() -> ExitCode {
@@ -63,10 +81,13 @@ fn main() -> ExitCode {
         Command::Eval(args) => eval::run(args),
         Command::Gen(args) => suite_cmd::run(args),
         Command::Run(args) => run::run(args),
+        Command::Report(args) => report_cmd::run(args),
         Command::Litmus(cmd) => litmus_cmd::run(cmd),
         Command::Exec(args) => exec::run(args),
         Command::Legality(cmd) => legality_cmd::run(cmd),
         Command::CvtHw(cmd) => cvt_hw_cmd::run(cmd),
+        #[cfg(feature = "cuda")]
+        Command::CudaWorker(a) => return run::cuda::serve(a.libcuda.as_deref(), a.device),
     };
     match result {
         Ok(code) => code,

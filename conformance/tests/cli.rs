@@ -179,3 +179,76 @@ fn corpus_kernels_render_deterministically() {
         first.ptx, first.target
     )));
 }
+
+/// A fresh path for a run's `--out` (not created).
+fn temp_out(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("conform-cli-{}-{name}", std::process::id()))
+}
+
+// See: issue 5 (`--impl cuda`): a driver library that cannot be loaded is a
+// usage error naming the path, never a panic, and leaves no results folder.
+#[test]
+fn cuda_with_a_missing_libcuda_exits_two_naming_it() {
+    let out_dir = temp_out("missing-libcuda");
+    let out = conform(&[
+        "run",
+        "--impl",
+        "cuda",
+        "--libcuda",
+        "/nonexistent.so",
+        "--filter",
+        "prmt*",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "-q",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(code!(out), 2, "{err}");
+    assert!(err.contains("/nonexistent.so"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!out_dir.exists());
+}
+
+// See: issue 5: a file that is no shared library, and one without the
+// driver API, are each named with the loader's reason.
+#[test]
+fn cuda_with_a_libcuda_that_is_no_driver_exits_two() {
+    let not_a_library = repo().join("Cargo.toml");
+    let out = conform(&[
+        "run",
+        "--impl",
+        "cuda",
+        "--libcuda",
+        not_a_library.to_str().unwrap(),
+        "--out",
+        temp_out("not-a-library").to_str().unwrap(),
+        "-q",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(code!(out), 2, "{err}");
+    assert!(err.contains("Cargo.toml: cannot be loaded"), "{err}");
+}
+
+// See: issue 5: on a machine without CUDA `--impl cuda` fails with a clear
+// message (exit 2); with a GPU it runs. Either way, no panic.
+#[test]
+fn cuda_without_libcuda_fails_cleanly_or_runs() {
+    let out_dir = temp_out("default-libcuda");
+    let out = conform(&[
+        "run",
+        "--impl",
+        "cuda",
+        "--filter",
+        "prmt.b32/*",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "-q",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(matches!(code!(out), 0..=2), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    if code!(out) == 2 {
+        assert!(err.contains("--impl cuda: "), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&out_dir);
+}

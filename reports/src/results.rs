@@ -133,6 +133,19 @@ pub struct GroupResult {
     /// The first failures (at most the runner's limit per group).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub failures: Vec<CaseFailure>,
+    /// Digests of the group's input buffer and of the implementation's
+    /// output with the don't-care bits cleared (hex, 64-bit), when it ran:
+    /// two runs on the same suite produced the same compared bits exactly
+    /// when their output digests agree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digests: Option<Digests>,
+}
+
+/// See [`GroupResult::digests`].
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Digests {
+    pub input: String,
+    pub output: String,
 }
 
 /// One failing case.

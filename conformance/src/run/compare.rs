@@ -57,6 +57,25 @@ pub fn group(
     }
 }
 
+/// The digests of a group's input and of its output outside the mask.
+pub fn digests(input: &[u8], actual: &[u8], mask: &[u8]) -> ptx_reports::Digests {
+    let fold = |bytes: &mut dyn Iterator<Item = u8>| {
+        let mut h = 0u64;
+        for (i, b) in bytes.enumerate() {
+            h = h.wrapping_add(ptx_gen::rng::mix(i as u64 ^ (u64::from(b) << 56)));
+        }
+        format!("{h:016x}")
+    };
+    let masked = actual
+        .iter()
+        .enumerate()
+        .map(|(k, b)| b & !mask.get(k).copied().unwrap_or(0));
+    ptx_reports::Digests {
+        input: fold(&mut input.iter().copied()),
+        output: fold(&mut masked.into_iter()),
+    }
+}
+
 /// Little-endian bytes as one hex number.
 fn hex_le(b: &[u8]) -> String {
     let digits: String = b.iter().rev().map(|x| format!("{x:02x}")).collect();

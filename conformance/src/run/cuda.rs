@@ -1,1 +1,584 @@
-//! `--impl cuda`: the CUDA driver API, loaded at run time (being written).
+//! `--impl cuda`: runs each group on a GPU through the CUDA driver API,
+//! loaded at run time (`--libcuda PATH`, or the system's libcuda), each
+//! kernel JIT-compiled from its PTX text: [`Cuda`] in this process, and
+//! [`Isolated`], which the runner uses, in a child process replaced after a
+//! fault or a timeout. Comparing the outputs is the runner's work.
+//! docs/implementations.md says what it claims.
+
+mod driver;
+mod worker;
+
+pub use worker::{serve, Isolated};
+
+use super::impls::{Implementation, Job, RunError, POISON};
+use cudarc::driver::sys::{
+    CUcontext, CUdevice, CUdevice_attribute, CUdeviceptr, CUfunction, CUfunction_attribute,
+    CUjit_option, CUlaunchAttribute, CUlaunchAttributeID, CUlaunchAttributeValue,
+    CUlaunchAttributeValue_union__bindgen_ty_1 as ClusterDim, CUlaunchConfig, CUmodule,
+};
+use driver::{Driver, NOT_READY, SUCCESS};
+use ptx_reports::Implementation as Info;
+use std::ffi::{c_int, c_void, CString};
+use std::path::Path;
+use std::ptr::null_mut;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The newest PTX ISA version the JIT of each CUDA release accepts, newest
+/// release first, as `cuDriverGetVersion` numbers them (12.8 is `12080`).
+/// From the release history in the PTX ISA manual's release notes, where
+/// each PTX ISA version names the CUDA release that brought it; CUDA 12.6
+/// brought none (it still takes 8.5), and there was no public 12.7.
+const PTX_FOR_DRIVER: &[(i32, &str)] = &[
+    (13010, "9.1"),
+    (13000, "9.0"),
+    (12090, "8.8"),
+    (12080, "8.7"),
+    (12070, "8.6"),
+    (12050, "8.5"),
+    (12040, "8.4"),
+    (12030, "8.3"),
+    (12020, "8.2"),
+    (12010, "8.1"),
+    (12000, "8.0"),
+    (11080, "7.8"),
+    (11070, "7.7"),
+    (11060, "7.6"),
+    (11050, "7.5"),
+    (11040, "7.4"),
+    (11030, "7.3"),
+    (11020, "7.2"),
+    (11010, "7.1"),
+    (11000, "7.0"),
+    (10020, "6.5"),
+    (10010, "6.4"),
+    (10000, "6.3"),
+    (9020, "6.2"),
+    (9010, "6.1"),
+    (9000, "6.0"),
+];
+
+/// The newest PTX ISA version a driver of `version` JIT-compiles: the row
+/// of the newest release at or below it. A driver newer than the table is
+/// credited with the table's newest row, never with a guess; one older than
+/// CUDA 9.0 gets `None`.
+pub fn ptx_isa_for_driver(version: i32) -> Option<&'static str> {
+    PTX_FOR_DRIVER
+        .iter()
+        .find(|(first, _)| version >= *first)
+        .map(|(_, ptx)| *ptx)
+}
+
+/// The CUDA driver on one device, in this process (the runner uses
+/// [`Isolated`], which runs this in a child process).
+///
+/// Groups run one at a time: [`Implementation::run`] holds a lock for the
+/// whole launch, so more `--jobs` only queue (the driver would take
+/// concurrent launches, but a fault in one kernel would then spoil the
+/// results of those running beside it).
+pub struct Cuda {
+    driver: Driver,
+    device: CUdevice,
+    info: Info,
+    state: Mutex<State>,
+}
+
+/// What changes between groups.
+struct State {
+    /// The context the next group runs in; `None` when a fault destroyed it
+    /// and no new one could be made.
+    context: Option<CUcontext>,
+    /// Why no further group can run (a kernel that outlived its timeout and
+    /// still holds the GPU, or a context that could not be made again).
+    stopped: Option<String>,
+    /// Whether the context was left with a kernel still running, so that it
+    /// must not be destroyed (that would wait for the kernel).
+    hung: bool,
+}
+
+// SAFETY: a CUDA context may be made current on any thread; `State` is only
+// reached through the mutex, so one thread uses it at a time.
+unsafe impl Send for State {}
+
+/// How a launch went wrong.
+enum Failure {
+    /// The driver said no (JIT, launch, copy, or a fault in the kernel).
+    Error(String),
+    /// The kernel was still running when the timeout passed.
+    Timeout,
+}
+
+impl From<String> for Failure {
+    fn from(s: String) -> Failure {
+        Failure::Error(s)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(s: &str) -> Failure {
+        Failure::Error(s.to_string())
+    }
+}
+
+/// A module and device buffers of one group, to free when it is done.
+#[derive(Default)]
+struct Held {
+    module: Option<CUmodule>,
+    buffers: Vec<CUdeviceptr>,
+}
+
+impl Cuda {
+    /// Loads the driver library (`libcuda`, or the system's), initialises
+    /// it and makes a context on device `device`. The errors name the
+    /// library and the driver's error.
+    pub fn open(libcuda: Option<&Path>, device: usize) -> Result<Cuda, String> {
+        let driver = Driver::load(libcuda)?;
+        let lib = driver.library.clone();
+        let api = &driver.api;
+        let check = |what: &str, s| driver.check(&format!("{lib}: {what}"), s);
+        let mut version: c_int = 0;
+        let mut count: c_int = 0;
+        let mut dev: CUdevice = 0;
+        let mut name = [0 as std::ffi::c_char; 256];
+        let (mut major, mut minor): (c_int, c_int) = (0, 0);
+        // SAFETY: each call gets pointers to locals of the declared types
+        // and sizes.
+        unsafe {
+            check("cuInit", (api.init)(0))?;
+            check("cuDriverGetVersion", (api.driver_get_version)(&mut version))?;
+            check("cuDeviceGetCount", (api.device_get_count)(&mut count))?;
+            if device >= count as usize {
+                return Err(format!(
+                    "{lib}: --device {device}, but the driver sees {count} device(s)"
+                ));
+            }
+            check("cuDeviceGet", (api.device_get)(&mut dev, device as c_int))?;
+            check(
+                "cuDeviceGetName",
+                (api.device_get_name)(name.as_mut_ptr(), name.len() as c_int - 1, dev),
+            )?;
+            check(
+                "cuDeviceGetAttribute",
+                (api.device_get_attribute)(
+                    &mut major,
+                    CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                    dev,
+                ),
+            )?;
+            check(
+                "cuDeviceGetAttribute",
+                (api.device_get_attribute)(
+                    &mut minor,
+                    CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                    dev,
+                ),
+            )?;
+        }
+        // SAFETY: the driver wrote a NUL-terminated name into the buffer,
+        // whose last byte stays 0.
+        let name = unsafe { std::ffi::CStr::from_ptr(name.as_ptr()) }
+            .to_string_lossy()
+            .into_owned();
+        let ptx_version = ptx_isa_for_driver(version).ok_or_else(|| {
+            format!(
+                "{lib}: CUDA driver {} is older than 9.0, the oldest this knows",
+                dotted(version)
+            )
+        })?;
+        let context = create_context(&driver, dev)?;
+        let mut cuda = Cuda {
+            driver,
+            device: dev,
+            info: Info {
+                name: "cuda".into(),
+                version: format!("driver {}", dotted(version)),
+                ptx_version: ptx_version.into(),
+                targets: Vec::new(),
+                details: Default::default(),
+            },
+            state: Mutex::new(State {
+                context: Some(context),
+                stopped: None,
+                hung: false,
+            }),
+        };
+        // the plain target, and the arch- and family-specific ones where
+        // the compute capability has them, each as far as the JIT takes a
+        // kernel for it
+        let base = format!("sm_{major}{minor}");
+        let mut probes = vec![base.clone()];
+        if major >= 9 {
+            probes.push(format!("{base}a"));
+        }
+        if major >= 10 {
+            probes.push(format!("{base}f"));
+        }
+        let mut seen = Vec::new();
+        for t in probes {
+            match cuda.probe(context, ptx_version, &t) {
+                Ok(()) => {
+                    seen.push(format!("{t} accepted"));
+                    cuda.info.targets.push(t);
+                }
+                Err(e) => seen.push(format!("{t} rejected ({})", first_line(&e))),
+            }
+        }
+        let d = &mut cuda.info.details;
+        d.insert("library".into(), cuda.driver.library.clone());
+        d.insert("driver_version".into(), version.to_string());
+        d.insert("device".into(), format!("{device}: {name}"));
+        d.insert("compute_capability".into(), format!("{major}.{minor}"));
+        d.insert(
+            "ptx_version".into(),
+            format!("the newest PTX ISA of CUDA {}'s JIT", dotted(version)),
+        );
+        d.insert("jit_probe".into(), seen.join("; "));
+        if cuda.driver.launch_kernel_ex.is_none() {
+            d.insert(
+                "clusters".into(),
+                "no cuLaunchKernelEx: groups with clusters end as errors".into(),
+            );
+        }
+        Ok(cuda)
+    }
+
+    /// Whether the next group can run: no fault lost the context for good
+    /// and no kernel outlived its timeout.
+    pub fn healthy(&self) -> bool {
+        let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.stopped.is_none() && st.context.is_some()
+    }
+
+    /// JIT-compiles an empty kernel for `target`: whether the driver takes
+    /// that target at `ptx_version`.
+    fn probe(&self, context: CUcontext, ptx_version: &str, target: &str) -> Result<(), String> {
+        let ptx = format!(
+            ".version {ptx_version}\n.target {target}\n.address_size 64\n\n\
+             .visible .entry probe()\n{{\n\tret;\n}}\n"
+        );
+        // SAFETY: the context is this object's and alive.
+        self.driver.check("cuCtxSetCurrent", unsafe {
+            (self.driver.api.ctx_set_current)(context)
+        })?;
+        let module = self.jit(&ptx)?;
+        // SAFETY: the module was just loaded.
+        unsafe { (self.driver.api.module_unload)(module) };
+        Ok(())
+    }
+
+    /// `cuModuleLoadDataEx` of PTX text; the JIT's error log on failure.
+    fn jit(&self, ptx: &str) -> Result<CUmodule, String> {
+        let text = CString::new(ptx).map_err(|_| "the PTX text holds a NUL byte".to_string())?;
+        let mut log = vec![0u8; 16 * 1024];
+        let mut options = [
+            CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
+            CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+        ];
+        // the size travels in the pointer, as the driver API has it
+        let mut values: [*mut c_void; 2] = [log.as_mut_ptr().cast(), log.len() as *mut c_void];
+        let mut module: CUmodule = null_mut();
+        // SAFETY: the text is NUL-terminated; the log buffer outlives the
+        // call and its size is given; the arrays have the count given.
+        let s = unsafe {
+            (self.driver.api.module_load_data_ex)(
+                &mut module,
+                text.as_ptr().cast(),
+                options.len() as u32,
+                options.as_mut_ptr(),
+                values.as_mut_ptr(),
+            )
+        };
+        if s == SUCCESS {
+            return Ok(module);
+        }
+        let end = log.iter().position(|&b| b == 0).unwrap_or(log.len());
+        let log = String::from_utf8_lossy(&log[..end]);
+        Err(format!(
+            "JIT (cuModuleLoadDataEx): {}{}{}",
+            self.driver.describe(s),
+            if log.trim().is_empty() { "" } else { ": " },
+            log.trim()
+        ))
+    }
+
+    /// Loads, launches and reads back one group in the current context,
+    /// noting in `held` what to free.
+    fn launch(&self, job: &Job, held: &mut Held, start: Instant) -> Result<Vec<u8>, Failure> {
+        let api = &self.driver.api;
+        let d = &self.driver;
+        let g = job.group;
+        let module = self.jit(job.ptx)?;
+        held.module = Some(module);
+        let entry = CString::new(g.entry.as_str()).map_err(|_| "the entry name holds a NUL")?;
+        let mut function: CUfunction = null_mut();
+        let (in_bytes, out_bytes) = (job.input.len(), g.output_bytes());
+        let (mut input, mut output): (CUdeviceptr, CUdeviceptr) = (0, 0);
+        // SAFETY: the module is loaded in the current context; the pointers
+        // are to locals; device buffers are at least as large as the bytes
+        // set or copied, the host slices exactly that long.
+        unsafe {
+            d.check(
+                &format!("cuModuleGetFunction `{}`", g.entry),
+                (api.module_get_function)(&mut function, module, entry.as_ptr()),
+            )?;
+            d.check("cuMemAlloc", (api.mem_alloc)(&mut input, in_bytes.max(1)))?;
+            held.buffers.push(input);
+            d.check("cuMemAlloc", (api.mem_alloc)(&mut output, out_bytes.max(1)))?;
+            held.buffers.push(output);
+            d.check("cuMemsetD8", (api.memset_d8)(output, POISON, out_bytes))?;
+            d.check(
+                "cuMemcpyHtoD",
+                (api.memcpy_htod)(input, job.input.as_ptr().cast(), in_bytes),
+            )?;
+        }
+        let mut args = [input, output];
+        let mut params: [*mut c_void; 2] = [
+            (&mut args[0] as *mut CUdeviceptr).cast(),
+            (&mut args[1] as *mut CUdeviceptr).cast(),
+        ];
+        let [gx, gy, gz] = g.grid;
+        let [bx, by, bz] = g.block;
+        let [cx, cy, cz] = g.cluster;
+        // SAFETY: `params` points at the two `.u64` parameters the suite's
+        // kernels take; the null stream is the context's default stream.
+        let launched = unsafe {
+            if g.cluster == [1, 1, 1] {
+                (api.launch_kernel)(
+                    function,
+                    gx,
+                    gy,
+                    gz,
+                    bx,
+                    by,
+                    bz,
+                    0,
+                    null_mut(),
+                    params.as_mut_ptr(),
+                    null_mut(),
+                )
+            } else {
+                let ex = d.launch_kernel_ex.ok_or(
+                    "the group has clusters, and the driver has no cuLaunchKernelEx (CUDA 12.0)",
+                )?;
+                if cx as u64 * cy as u64 * cz as u64 > 8 {
+                    // more than the portable 8 blocks a cluster
+                    d.check(
+                        "cuFuncSetAttribute NON_PORTABLE_CLUSTER_SIZE_ALLOWED",
+                        (api.func_set_attribute)(
+                        function,
+                        CUfunction_attribute::CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+                        1,
+                    ),
+                    )?;
+                }
+                let mut value = CUlaunchAttributeValue { pad: [0; 64] };
+                value.clusterDim = ClusterDim {
+                    x: cx,
+                    y: cy,
+                    z: cz,
+                };
+                let mut attribute = CUlaunchAttribute {
+                    id: CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+                    pad: [0; 4],
+                    value,
+                };
+                let config = CUlaunchConfig {
+                    gridDimX: gx,
+                    gridDimY: gy,
+                    gridDimZ: gz,
+                    blockDimX: bx,
+                    blockDimY: by,
+                    blockDimZ: bz,
+                    sharedMemBytes: 0,
+                    hStream: null_mut(),
+                    attrs: &mut attribute,
+                    numAttrs: 1,
+                };
+                ex(&config, function, params.as_mut_ptr(), null_mut())
+            }
+        };
+        d.check("cuLaunchKernel", launched)?;
+        // wait for the kernel without blocking in the driver, so that the
+        // timeout can be kept
+        let mut pause = Duration::from_micros(20);
+        loop {
+            // SAFETY: the null stream of the current context.
+            match unsafe { (api.stream_query)(null_mut()) } {
+                SUCCESS => break,
+                NOT_READY if start.elapsed() >= job.timeout => return Err(Failure::Timeout),
+                NOT_READY => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(5));
+                }
+                s => return Err(Failure::Error(format!("the kernel: {}", d.describe(s)))),
+            }
+        }
+        let mut out = vec![0u8; out_bytes];
+        // SAFETY: `out` has the buffer's size.
+        d.check("cuMemcpyDtoH", unsafe {
+            (api.memcpy_dtoh)(out.as_mut_ptr().cast(), output, out_bytes)
+        })?;
+        Ok(out)
+    }
+
+    /// Frees a group's buffers and module (errors ignored: the context is
+    /// sound, and a leak would be all they could mean).
+    fn release(&self, held: Held) {
+        let api = &self.driver.api;
+        // SAFETY: each was made in the current context and is freed once.
+        unsafe {
+            for b in held.buffers {
+                (api.mem_free)(b);
+            }
+            if let Some(m) = held.module {
+                (api.module_unload)(m);
+            }
+        }
+    }
+}
+
+/// A new context on `device`, current on this thread.
+fn create_context(driver: &Driver, device: CUdevice) -> Result<CUcontext, String> {
+    let mut context: CUcontext = null_mut();
+    // SAFETY: a pointer to a local; flags 0 is the default scheduling.
+    driver.check(&format!("{}: cuCtxCreate", driver.library), unsafe {
+        (driver.api.ctx_create)(&mut context, 0, device)
+    })?;
+    Ok(context)
+}
+
+/// `13000` → `13.0`.
+fn dotted(version: i32) -> String {
+    format!("{}.{}", version / 1000, version % 1000 / 10)
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
+}
+
+impl Implementation for Cuda {
+    fn info(&self) -> Info {
+        self.info.clone()
+    }
+
+    /// Runs one group: JIT, buffers (the output filled with [`POISON`]),
+    /// launch, a wait that keeps `job.timeout`, copy back, free. A fault in
+    /// the kernel spoils the context: the group ends as an error and a new
+    /// context is made for the next. A kernel past its timeout cannot be
+    /// stopped: the group and every later one end as errors.
+    fn run(&self, job: &Job) -> Result<Vec<u8>, RunError> {
+        let start = Instant::now();
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(why) = &st.stopped {
+            return Err(RunError(why.clone()));
+        }
+        let Some(context) = st.context else {
+            return Err(RunError("no CUDA context".into()));
+        };
+        let api = &self.driver.api;
+        // SAFETY: the context is alive (it is only destroyed below, and
+        // then replaced).
+        self.driver
+            .check("cuCtxSetCurrent", unsafe { (api.ctx_set_current)(context) })
+            .map_err(RunError)?;
+        let mut held = Held::default();
+        match self.launch(job, &mut held, start) {
+            Ok(out) => {
+                self.release(held);
+                Ok(out)
+            }
+            Err(Failure::Timeout) => {
+                st.hung = true;
+                st.stopped = Some(format!(
+                    "not run: the kernel of `{}` ran past its timeout and still holds the GPU \
+                     (a kernel cannot be stopped from its own process)",
+                    job.group.id
+                ));
+                Err(RunError(format!(
+                    "the kernel ran past the timeout ({} s); a kernel cannot be stopped from \
+                     its own process, so its CUDA context is given up",
+                    job.timeout.as_secs_f64()
+                )))
+            }
+            Err(Failure::Error(e)) => {
+                // a fault in a kernel leaves the context unusable: every
+                // later call fails, so ask it
+                // SAFETY: the current context.
+                let s = unsafe { (api.ctx_synchronize)() };
+                if s == SUCCESS {
+                    self.release(held);
+                    return Err(RunError(e));
+                }
+                // SAFETY: the context is not used again.
+                unsafe { (api.ctx_destroy)(context) };
+                st.context = None;
+                match create_context(&self.driver, self.device) {
+                    Ok(c) => {
+                        st.context = Some(c);
+                        Err(RunError(format!(
+                            "{e}; the CUDA context was lost, and a new one runs the next groups"
+                        )))
+                    }
+                    Err(why) => {
+                        st.stopped = Some(format!(
+                            "not run: after a fault in `{}`, no new CUDA context ({why})",
+                            job.group.id
+                        ));
+                        Err(RunError(format!(
+                            "{e}; the CUDA context was lost, and no new one could be made \
+                             in this process ({why})"
+                        )))
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Cuda {
+    fn drop(&mut self) {
+        let st = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+        if let (Some(c), false) = (st.context, st.hung) {
+            // SAFETY: the context is this object's and not used again.
+            unsafe { (self.driver.api.ctx_destroy)(c) };
+        }
+        // a context with a kernel still running is left to the process's
+        // exit, which ends it
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ptx_isa_follows_the_release_history() {
+        for (driver, ptx) in [
+            (13000, Some("9.0")),
+            (13010, Some("9.1")),
+            (13020, Some("9.1")), // newer than the table: its newest row
+            (12090, Some("8.8")),
+            (12080, Some("8.7")),
+            (12060, Some("8.5")), // CUDA 12.6 brought no PTX ISA version
+            (12000, Some("8.0")),
+            (11080, Some("7.8")),
+            (9000, Some("6.0")),
+            (8000, None),
+        ] {
+            assert_eq!(ptx_isa_for_driver(driver), ptx, "driver {driver}");
+        }
+    }
+
+    #[test]
+    fn release_table_is_newest_first() {
+        assert!(PTX_FOR_DRIVER.windows(2).all(|w| w[0].0 > w[1].0));
+    }
+
+    #[test]
+    fn an_unloadable_library_is_an_error_naming_it() {
+        let e = Cuda::open(Some(Path::new("/nonexistent/libcuda.so")), 0)
+            .err()
+            .unwrap();
+        assert!(e.contains("/nonexistent/libcuda.so"), "{e}");
+    }
+}

@@ -81,10 +81,15 @@ fn implementation(a: &RunArgs, out: &Path) -> Result<Box<dyn Implementation>> {
     }
     if name == "cuda" {
         #[cfg(feature = "cuda")]
-        return Ok(Box::new(
-            cuda::Cuda::open(a.libcuda.as_deref(), a.device)
-                .map_err(|e| anyhow!("--impl cuda: {e}"))?,
-        ));
+        {
+            // the worker is this program (`conform cuda-worker`)
+            let program = std::env::current_exe()
+                .map_err(|e| anyhow!("--impl cuda: this program's path: {e}"))?;
+            return Ok(Box::new(
+                cuda::Isolated::start(&program, a.libcuda.as_deref(), a.device)
+                    .map_err(|e| anyhow!("--impl cuda: {e}"))?,
+            ));
+        }
         #[cfg(not(feature = "cuda"))]
         bail!("--impl cuda: this conform was built without the `cuda` feature");
     }
@@ -142,8 +147,10 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
             out.display()
         );
     }
-    std::fs::create_dir_all(&out).with_context(|| format!("{}", out.display()))?;
+    // the implementation first, so that one that cannot start leaves no
+    // empty folder behind
     let imp = implementation(&a, &out)?;
+    std::fs::create_dir_all(&out).with_context(|| format!("{}", out.display()))?;
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
@@ -313,6 +320,7 @@ fn run_group(
         reason: None,
         seconds: 0.0,
         failures: Vec::new(),
+        digests: None,
     };
     let all = |r: &mut GroupResult, s: Status, why: String| {
         r.counts.add(s, g.cases);
@@ -362,6 +370,9 @@ fn run_group(
         Ok(Err(e)) => all(&mut r, Status::Error, e.0),
         Ok(Ok(actual)) => {
             compare::group(g, input, expected, mask, &actual, max_failures, &mut r);
+            if actual.len() == expected.len() {
+                r.digests = Some(compare::digests(input, &actual, mask));
+            }
         }
     }
     r
@@ -371,8 +382,8 @@ fn run_group(
 /// not at all.
 fn write_outputs(out: &Path, r: &Results) -> Result<()> {
     let json = serde_json::to_string_pretty(r)?;
-    let tmp = out.join(".results.json.tmp");
-    std::fs::write(&tmp, json)?;
-    std::fs::rename(&tmp, out.join("results.json"))?;
+    ptx_reports::write_atomic(out.join("results.json"), json.as_bytes())?;
+    ptx_reports::write_atomic(out.join("report.html"), ptx_reports::render::html(r))?;
+    ptx_reports::write_atomic(out.join("junit.xml"), ptx_reports::render::junit(r))?;
     Ok(())
 }

@@ -107,7 +107,7 @@ pub fn kernel(
         .iter()
         .zip(&f.source_regs)
         .map(|(fl, &reg)| Source {
-            name: format!("%{}", fl.name),
+            name: format!("%src_{}", fl.name),
             reg,
             offset: fl.offset,
         })

@@ -190,6 +190,24 @@ pub static FLOATS: &[FloatFormat] = &[
     F16, BF16, TF32, F32, F64, E4M3, E5M2, E2M3, E3M2, E2M1, UE8M0,
 ];
 
+/// The float format with id `i` (for code specialised on a format id
+/// through a const parameter); `.f32` for an id no format has.
+pub const fn by_id(i: u8) -> FloatFormat {
+    match i {
+        id::F16 => F16,
+        id::BF16 => BF16,
+        id::TF32 => TF32,
+        id::F64 => F64,
+        id::E4M3 => E4M3,
+        id::E5M2 => E5M2,
+        id::E2M3 => E2M3,
+        id::E3M2 => E3M2,
+        id::E2M1 => E2M1,
+        id::UE8M0 => UE8M0,
+        _ => F32,
+    }
+}
+
 /// A `cvt` operand type: a scalar, or a pack of `lanes` narrow values
 /// (`.f16x2`, `.e4m3x4`) each held in `lane_bits` bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -317,6 +335,7 @@ mod tests {
         ];
         for (f, i) in FLOATS.iter().zip(ids) {
             assert_eq!(f.id, i, "{}", f.name);
+            assert_eq!(by_id(i), *f);
         }
     }
 

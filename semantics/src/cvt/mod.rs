@@ -1,10 +1,12 @@
 //! The meaning of `cvt` (PTX ISA 9.7.9.21) and `cvt.pack` (9.7.9.22): an
 //! instruction form, read from its catalogue binding, applied to operand
 //! bits. Formats are data (`format.rs`), rounding is `round.rs`, PTX's value
-//! rules are `convert.rs`, NaN results `nan.rs`, `cvt.pack` is `pack.rs`.
+//! rules are `convert.rs`, NaN results `nan.rs`, `cvt.pack` is `pack.rs`;
+//! `fast.rs` has kernels for batches of the hot narrowing forms.
 
 pub mod convert;
 mod dispatch;
+pub mod fast;
 pub mod format;
 pub mod nan;
 pub mod pack;
@@ -12,6 +14,7 @@ pub mod round;
 
 use crate::catalogue::Binding;
 use convert::{Converted, Flags, Modifiers};
+pub use fast::FastKernel;
 use format::Format;
 use round::Round;
 
@@ -141,6 +144,47 @@ impl Conversion {
             Conversion::Cvt(op) => op.eval(sources).map_err(EvalError::Undefined),
         }
     }
+
+    /// [`Conversion::eval`] over many rows, given as columns: row `i` takes
+    /// `sources[j][i]` as operand `j`, and its result bits go to `dst[i]`
+    /// (rows past the shortest column are left alone). A row whose result is
+    /// undefined gets 0; the number of those is returned. The bits are
+    /// `eval`'s; the work is done by [`CvtOp::eval_batch`] (for `cvt.pack`,
+    /// row by row).
+    pub fn eval_batch(&self, sources: &[&[u64]], dst: &mut [u64]) -> Result<usize, EvalError> {
+        match self {
+            Conversion::Cvt(op) => op.eval_batch(sources, dst),
+            Conversion::Pack(p) => {
+                let rows = batch_rows(sources, dst, p.source_count())?;
+                let mut row = [0u64; MAX_SOURCES];
+                for (i, d) in dst[..rows].iter_mut().enumerate() {
+                    for (r, col) in row.iter_mut().zip(sources) {
+                        *r = col[i];
+                    }
+                    *d = p.eval(&row[..sources.len()]).bits;
+                }
+                Ok(0)
+            }
+        }
+    }
+}
+
+/// The most source operands a conversion takes (`x4` forms with `rbits`).
+const MAX_SOURCES: usize = 5;
+
+/// Rows per block where a batch works through a buffer of its own.
+const BLOCK: usize = 256;
+
+/// How many rows a batch over `sources` into `dst` has, once the operand
+/// count is checked.
+fn batch_rows(sources: &[&[u64]], dst: &[u64], expected: usize) -> Result<usize, EvalError> {
+    if sources.len() != expected || expected > MAX_SOURCES {
+        return Err(EvalError::OperandCount {
+            expected,
+            got: sources.len(),
+        });
+    }
+    Ok(sources.iter().map(|c| c.len()).fold(dst.len(), usize::min))
 }
 
 const FP6_INPUT_CLAUSE: &str =
@@ -314,6 +358,125 @@ impl CvtOp {
     pub fn eval_scalar(&self, a: u64) -> Converted {
         self.scalar(self.dst, self.src, a)
     }
+
+    /// The form's fast kernel (`fast.rs`), where it has one: a narrowing
+    /// float-to-float form with a scalar source and destination.
+    pub fn kernel(&self) -> Option<FastKernel> {
+        match (self.dst, self.src) {
+            (Format::Float(d), Format::Float(s)) if !(self.integer_rounding && d == s) => {
+                fast::narrowing(&s, &d, self.round.unwrap_or(Round::NearestEven), self.mods)
+            }
+            _ => None,
+        }
+    }
+
+    /// [`CvtOp::eval_scalar`]'s bits for every `src[i]`, into `dst[i]`:
+    /// through the form's fast kernel where it has one, otherwise through
+    /// the generic conversion with its formats chosen once for the slice.
+    pub fn eval_scalar_batch(&self, src: &[u64], dst: &mut [u64]) {
+        match self.kernel() {
+            Some(k) => k.run(src, dst),
+            None => self.eval_scalar_batch_generic(src, dst),
+        }
+    }
+
+    /// [`CvtOp::eval_scalar_batch`] without the fast kernel: the generic
+    /// conversion, its formats chosen once for the slice (for forms with no
+    /// kernel, and to check and time the kernels against).
+    pub fn eval_scalar_batch_generic(&self, src: &[u64], dst: &mut [u64]) {
+        let round = self.round.unwrap_or(Round::NearestEven);
+        let mask = mask(self.src.width());
+        let m = self.mods;
+        match (self.dst, self.src) {
+            (Format::Int(d), Format::Int(s)) => {
+                for (o, &a) in dst.iter_mut().zip(src) {
+                    *o = convert::int_to_int(s, d, a & mask, m.sat).bits;
+                }
+            }
+            (Format::Int(d), Format::Float(s)) => {
+                dispatch::float_to_int_batch(&s, d, src, mask, dst, round, m)
+            }
+            (Format::Float(d), Format::Int(s)) => {
+                dispatch::int_to_float_batch(s, &d, src, mask, dst, round, m)
+            }
+            (Format::Float(d), Format::Float(s)) => {
+                if self.integer_rounding && d == s {
+                    dispatch::float_to_integral_batch(&d, src, mask, dst, round, m)
+                } else {
+                    dispatch::float_to_float_batch(&s, &d, src, mask, dst, round, m)
+                }
+            }
+            _ => {
+                for (o, &a) in dst.iter_mut().zip(src) {
+                    *o = self.eval_scalar(a).bits;
+                }
+            }
+        }
+    }
+
+    /// [`CvtOp::eval`] over rows given as columns, as
+    /// [`Conversion::eval_batch`] describes. Forms with scalar operands go
+    /// through [`CvtOp::eval_scalar_batch`]; forms that pack lanes converted
+    /// from scalar sources (`cvt.rn.f16x2.f32 d, a, b`) convert each column
+    /// that way as a scalar form and place the lanes; the rest (`.rs`, packed
+    /// sources) go row by row.
+    pub fn eval_batch(&self, sources: &[&[u64]], dst: &mut [u64]) -> Result<usize, EvalError> {
+        let rows = batch_rows(sources, dst, self.source_count())?;
+        let dst = &mut dst[..rows];
+        match (self.dst, self.src) {
+            (
+                Format::Pack {
+                    of,
+                    lanes,
+                    lane_bits,
+                },
+                Format::Float(_),
+            ) if !self.stochastic() => {
+                let lane_op = CvtOp {
+                    dst: Format::Float(of),
+                    integer_rounding: false,
+                    ..*self
+                };
+                let m = mask(lane_bits);
+                let mut buf = [0u64; BLOCK];
+                for start in (0..rows).step_by(BLOCK) {
+                    let end = (start + BLOCK).min(rows);
+                    let out = &mut dst[start..end];
+                    out.fill(0);
+                    for (lane, col) in sources.iter().enumerate() {
+                        let shift = (lanes as usize - 1 - lane) as u32 * lane_bits;
+                        let b = &mut buf[..end - start];
+                        lane_op.eval_scalar_batch(&col[start..end], b);
+                        for (o, &v) in out.iter_mut().zip(b.iter()) {
+                            *o |= (v & m) << shift;
+                        }
+                    }
+                }
+                Ok(0)
+            }
+            (Format::Pack { .. }, _) => {
+                let mut undefined = 0;
+                let mut row = [0u64; MAX_SOURCES];
+                for (i, d) in dst.iter_mut().enumerate() {
+                    for (r, col) in row.iter_mut().zip(sources) {
+                        *r = col[i];
+                    }
+                    *d = match self.eval(&row[..sources.len()]) {
+                        Ok(c) => c.bits,
+                        Err(_) => {
+                            undefined += 1;
+                            0
+                        }
+                    };
+                }
+                Ok(undefined)
+            }
+            _ => {
+                self.eval_scalar_batch(&sources[0][..rows], dst);
+                Ok(0)
+            }
+        }
+    }
 }
 
 /// Extends a result to a destination register of `reg_bits` (PTX ISA
@@ -321,6 +484,7 @@ impl CvtOp {
 /// destination register width for signed integers, and is zero-extended to
 /// the destination register width for unsigned, bit-size, and
 /// floating-point types."
+#[inline]
 pub fn extend_to_register(dst: &Format, bits: u64, reg_bits: u32) -> u64 {
     let w = dst.width();
     match dst {
@@ -361,5 +525,7 @@ fn place(out: &mut Converted, c: Converted, lanes: u32, lane_bits: u32, lane: us
     }
 }
 
+#[cfg(test)]
+mod fast_tests;
 #[cfg(test)]
 mod tests;

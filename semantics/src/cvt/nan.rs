@@ -56,8 +56,9 @@ pub enum NanRule {
 }
 
 /// The rule for a conversion (`integral`: an integer rounding of a float
-/// in its own format; `ftz`: the `.ftz` modifier).
-pub fn rule(
+/// in its own format; `ftz`: the `.ftz` modifier). A `const fn`, so that
+/// the fast kernels (`fast.rs`) fix it when they are compiled.
+pub const fn rule(
     src: &FloatFormat,
     dst: &FloatFormat,
     round: Option<Round>,
@@ -66,14 +67,15 @@ pub fn rule(
     satfinite: bool,
 ) -> NanRule {
     use NanRule::*;
+    let rna = matches!(round, Some(Round::NearestAway));
     match (src.id, dst.id) {
         (id::BF16, id::F32) => Unspecified,
         (id::F64, id::F64) if integral => Quiet,
         (id::F64, id::F64) => Preserve,
         (id::F32, id::F32) if integral || ftz => Canonical,
         (id::F32, id::F32) => Preserve,
-        (id::F32, id::TF32) if round == Some(Round::NearestAway) && satfinite => TruncateSatfinite,
-        (id::F32, id::TF32) if round == Some(Round::NearestAway) => Truncate,
+        (id::F32, id::TF32) if rna && satfinite => TruncateSatfinite,
+        (id::F32, id::TF32) if rna => Truncate,
         (id::F64, id::F32 | id::F16 | id::BF16) => Quiet,
         (id::F32, id::F64) if ftz => Fixed(0x7fff_ffff_e000_0000),
         (id::F16 | id::BF16 | id::F32, id::F64) => Quiet,
@@ -82,6 +84,7 @@ pub fn rule(
 }
 
 /// The result bits, the unspecified mask, and the clause behind them.
+#[inline]
 pub fn nan_result(
     src: &FloatFormat,
     dst: &FloatFormat,

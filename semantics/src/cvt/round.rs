@@ -117,87 +117,83 @@ pub fn decode(fmt: &FloatFormat, bits: u64) -> Decoded {
 }
 
 /// Rounds `sig` to a multiple of `2^shift` and divides by it, returning the
-/// kept part and whether anything was discarded.
+/// kept part and whether anything was discarded. Any shift is allowed: from
+/// 64 on, every bit is discarded.
 #[inline(always)]
 fn round_sig(neg: bool, sig: u64, shift: u32, mode: Round) -> (u64, bool) {
     if shift == 0 {
         return (sig, false);
     }
     if shift < 64 {
-        // The common case, in 64-bit arithmetic.
         let kept = sig >> shift;
         let rem = sig & ((1u64 << shift) - 1);
         if rem == 0 {
             return (kept, false);
         }
         let half = 1u64 << (shift - 1);
-        let up = match mode {
-            Round::NearestEven => rem > half || (rem == half && kept & 1 == 1),
-            Round::NearestAway => rem >= half,
-            Round::TowardZero => false,
-            Round::Down => neg,
-            Round::Up => !neg,
-            Round::Stochastic { .. } => return round_sig_wide(neg, sig, shift, mode),
-        };
+        let up = rounds_up(
+            mode,
+            neg,
+            kept & 1 == 1,
+            rem >= half,
+            rem > half,
+            rem,
+            shift,
+        );
         return (kept + up as u64, true);
     }
-    if !matches!(mode, Round::Stochastic { .. }) {
-        // Everything is discarded: the value lies below one half unless the
-        // shift is exactly 64 and the top bit is set.
-        let half_or_more = shift == 64 && sig >> 63 == 1;
-        let above_half = half_or_more && sig << 1 != 0;
-        let up = match mode {
-            Round::NearestEven => above_half,
-            Round::NearestAway => half_or_more,
-            Round::TowardZero => false,
-            Round::Down => neg,
-            Round::Up => !neg,
-            Round::Stochastic { .. } => false,
-        };
-        return (up as u64, true);
+    // Everything is discarded; only a shift of exactly 64 reaches one half
+    // of the last kept place (`sig`'s top bit).
+    if sig == 0 {
+        return (0, false);
     }
-    round_sig_wide(neg, sig, shift, mode)
+    let half_or_more = shift == 64 && sig >> 63 == 1;
+    let more = half_or_more && sig << 1 != 0;
+    let up = rounds_up(mode, neg, false, half_or_more, more, sig, shift);
+    (up as u64, true)
 }
 
-/// [`round_sig`] in 128-bit arithmetic, for shifts of 64 and more and for
-/// stochastic rounding.
-fn round_sig_wide(neg: bool, sig: u64, shift: u32, mode: Round) -> (u64, bool) {
-    // Beyond 64 every bit is discarded and the rest lies below one half.
-    let (kept, rem, half) = if shift <= 64 {
-        let s = sig as u128;
-        (
-            (s >> shift) as u64,
-            s & ((1u128 << shift) - 1),
-            1u128 << (shift - 1),
-        )
-    } else {
-        (0, sig as u128, u128::MAX)
-    };
-    if rem == 0 {
-        return (kept, false);
-    }
-    let up = match mode {
-        Round::NearestEven => rem > half || (rem == half && kept & 1 == 1),
-        Round::NearestAway => rem >= half,
+/// Whether a value that is not a multiple of the last kept place rounds
+/// away from zero in `mode`: the last kept bit is `odd`; the discarded part
+/// `rem` (the low `shift` bits) is at least one half of the last kept place,
+/// or more than one half.
+#[inline(always)]
+fn rounds_up(
+    mode: Round,
+    neg: bool,
+    odd: bool,
+    half_or_more: bool,
+    more: bool,
+    rem: u64,
+    shift: u32,
+) -> bool {
+    match mode {
+        Round::NearestEven => more || (half_or_more && odd),
+        Round::NearestAway => half_or_more,
         Round::TowardZero => false,
         Round::Down => neg,
         Round::Up => !neg,
-        Round::Stochastic { rbits, width } => {
-            // The top `width` discarded bits, plus the random bits: a carry
-            // out of `width` bits rounds away from zero.
-            let top = if shift >= width {
-                if shift - width >= 64 {
-                    0
-                } else {
-                    rem >> (shift - width)
-                }
-            } else {
-                rem << (width - shift)
-            };
-            top + (rbits as u128 & ((1u128 << width) - 1)) >= 1u128 << width
+        Round::Stochastic { rbits, width } => stochastic_carry(rem, shift, rbits, width),
+    }
+}
+
+/// `.rs`: whether the top `width` discarded bits (`rem` holds the `shift`
+/// discarded bits) plus the random bits carry out of `width` bits, which
+/// rounds away from zero. (`rbits` has 32 bits, so all of it fits in 64.)
+#[inline(never)]
+fn stochastic_carry(rem: u64, shift: u32, rbits: u32, width: u32) -> bool {
+    let width = width.min(32);
+    let top = if shift >= width {
+        let below = shift - width;
+        if below >= 64 {
+            0
+        } else {
+            rem >> below
         }
+    } else {
+        rem << (width - shift)
     };
-    (kept + up as u64, true)
+    top + (rbits as u64 & ((1u64 << width) - 1)) >= 1u64 << width
 }
 
 /// [`round_sig`] for the rest of the crate.

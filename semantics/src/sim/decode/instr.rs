@@ -629,6 +629,14 @@ impl Decoder<'_> {
             .map_err(|e| self.unsupported(ins, &e.to_string()))?;
         let d = self.dest(self.operand(ins, 0)?, ins)?;
         let widths = conv.source_widths();
+        // The x4 forms take their four values as a vector: `{a, b, c, e}, rbits`.
+        let flat: Vec<&Operand> = ins.operands[1..]
+            .iter()
+            .flat_map(|o| match &o.kind {
+                OperandKind::Vector(v) => v.iter().collect::<Vec<_>>(),
+                _ => vec![o],
+            })
+            .collect();
         let mut srcs = Vec::with_capacity(widths.len());
         for (k, w) in widths.iter().enumerate() {
             // immediates of a float source are read as the source type
@@ -636,7 +644,14 @@ impl Decoder<'_> {
                 (crate::cvt::Conversion::Cvt(op), 0) => op.src.ptx_name(),
                 _ => format!(".b{w}"),
             };
-            srcs.push(self.value(self.operand(ins, k + 1)?, &ty, ins)?);
+            let o = flat.get(k).copied().ok_or_else(|| {
+                self.bad(
+                    &ins.full_opcode(),
+                    ins.span.start,
+                    format!("source operand {} is missing", k + 1),
+                )
+            })?;
+            srcs.push(self.value(o, &ty, ins)?);
         }
         Ok(Op::Convert {
             conv: Box::new(conv),

@@ -524,13 +524,14 @@ pub(crate) fn register_op(wp: &mut Warp, cx: &Ctx, op: &Op, exec: u32) -> bool {
             ref srcs,
             reg_bits,
         } => {
-            let mut vals = [0u64; 4];
-            let n = srcs.len().min(4);
+            // at most five sources: the x4 forms' four values and `rbits`
+            let mut vals = [0u64; 5];
+            let n = srcs.len().min(5);
             let dst_bits = conv.dest_width();
             let m = mask(u32::from(reg_bits).max(dst_bits));
             for l in lanes(exec) {
                 let mut any_unspec = false;
-                for (k, s) in srcs.iter().enumerate().take(4) {
+                for (k, s) in srcs.iter().enumerate().take(5) {
                     vals[k] = rd(wp, cx, *s, l);
                     any_unspec |= us(wp, *s, l) != 0;
                 }
