@@ -50,6 +50,19 @@ impl CvtForm {
         s
     }
 
+    /// The input sets of the conformance suite: [`CvtForm::sets`] (those
+    /// the hardware baseline ran), plus the double-rounding integers where
+    /// the form has any.
+    pub fn suite_sets(&self, random: usize, seed: u64) -> Vec<(&'static str, InputSet)> {
+        let mut s = self.sets(random, seed);
+        if let Conversion::Cvt(op) = &self.conv {
+            if !crate::cvt::double_rounding_values(&op.src, &op.dst).is_empty() {
+                s.push(("double-rounding", InputSet::DoubleRounding));
+            }
+        }
+        s
+    }
+
     /// Whether the form takes `.f32` sources only (then it is also swept
     /// over all 2^32 inputs through a digest).
     pub fn f32_sources(&self) -> bool {
