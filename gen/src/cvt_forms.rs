@@ -139,8 +139,11 @@ pub fn forms(version: &str, target: &str, kernel: impl Fn(&CvtForm) -> String) -
             // "A source register wider than the specified type may be used,
             // except when the source operand has `.bf16` or `.bf16x2`
             // format" (and ptxas 13.0 asks the same of the integer partner
-            // of a `.bf16`): exact registers there.
-            let exact = text.contains(".bf16");
+            // of a `.bf16`): exact registers there. "When converting to
+            // `.e2m1x2` ..., the destination operand `d` has `.b8` type",
+            // and from it "source operand `a` has `.b8` type": `.b8`
+            // registers.
+            let exact = text.contains(".bf16") || text.contains(".e2m1x2");
             let hw = CvtForm {
                 dest_reg: if exact {
                     conv.dest_width()

@@ -8,6 +8,14 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("cvt.ptx", include_str!("../../templates/cvt.ptx.tera")),
     ("prmt.ptx", include_str!("../../templates/prmt.ptx.tera")),
     ("mov.ptx", include_str!("../../templates/mov.ptx.tera")),
+    (
+        "mov_plain.ptx",
+        include_str!("../../templates/mov_plain.ptx.tera"),
+    ),
+    (
+        "mov_sreg.ptx",
+        include_str!("../../templates/mov_sreg.ptx.tera"),
+    ),
     ("shfl.ptx", include_str!("../../templates/shfl.ptx.tera")),
     ("module.ptx", include_str!("../../templates/module.ptx")),
     ("ld.ptx", include_str!("../../templates/ld.ptx.tera")),
