@@ -355,7 +355,7 @@ fn ue8m0_negative_above_max_norm_is_defined() {
         check_rows(
             &f,
             &mut ApfloatEngine::default(),
-            &[row.clone()],
+            std::slice::from_ref(&row),
             &mut report,
         );
         let t = report.total();
