@@ -138,7 +138,7 @@ pub(crate) struct Access {
     /// A qualifier that needs the address to be in the global window
     /// (cache hints, prefetch sizes, eviction priorities, `.nc`, `ldu`,
     /// 256-bit vectors), with the rule that says so.
-    pub global_only: Option<&'static str>,
+    pub global_only: Option<&'static crate::precond::Precondition>,
 }
 
 /// `[base + offset]`.
