@@ -33,6 +33,7 @@ impl Decoder<'_> {
             "createpolicy" => self.createpolicy(ins),
             "multimem" => self.multimem(ins),
             "cvt" => self.cvt(ins),
+            "cp" if ins.quals.first().is_some_and(|q| q == ".async") => self.cp_async(ins),
             _ => self.plain(ins),
         }
     }
@@ -655,6 +656,65 @@ impl Decoder<'_> {
             d: d.slot,
             srcs,
             reg_bits: d.bits,
+        })
+    }
+
+    /// `cp.async` (PTX ISA 9.7.9.25.3.1) and its group instructions: the
+    /// interpreter copies at once, so committing and waiting do nothing.
+    fn cp_async(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let forms = self.forms(ins)?;
+        let b = self.first(&forms, ins)?;
+        let id = b.form.row.id;
+        if matches!(
+            id,
+            "cp.async.commit_group" | "cp.async.wait_group" | "cp.async.wait_all"
+        ) {
+            return Ok(Op::Nop);
+        }
+        if !matches!(
+            id,
+            "cp.async.ca" | "cp.async.cg" | "cp.async.ca.ignore-src" | "cp.async.cg.ignore-src"
+        ) {
+            return Err(self.unsupported(ins, "bulk and tensor asynchronous copies"));
+        }
+        let operand = |k: usize| {
+            ins.operands.get(k).ok_or_else(|| {
+                self.bad(&ins.full_opcode(), ins.span.start, "an operand is missing")
+            })
+        };
+        let dst_space = match b.get("dst") {
+            Some(q) => Space::from_qualifier(q).unwrap_or(Space::SharedCta),
+            None => Space::SharedCta,
+        };
+        let dst = self.address(operand(0)?, dst_space, ins)?;
+        let src = self.address(operand(1)?, Space::Global, ins)?;
+        let cp_size = match self.value(operand(2)?, ".u32", ins)? {
+            Src::Imm(n @ (4 | 8 | 16)) => n as u8,
+            _ => {
+                return Err(self.bad(
+                    &ins.full_opcode(),
+                    ins.span.start,
+                    "cp-size can only be 4, 8 and 16",
+                ))
+            }
+        };
+        let hint = usize::from(b.has(".L2::cache_hint"));
+        let extra = ins.operands.len().saturating_sub(3 + hint);
+        let (mut src_size, mut ignore_src) = (None, None);
+        if extra > 0 {
+            let op = operand(3)?;
+            if id.ends_with("ignore-src") {
+                ignore_src = Some(self.pred_src(op, ins)?);
+            } else {
+                src_size = Some(self.value(op, ".u32", ins)?);
+            }
+        }
+        Ok(Op::CpAsync {
+            dst,
+            src,
+            cp_size,
+            src_size,
+            ignore_src,
         })
     }
 }

@@ -216,7 +216,9 @@ impl Machine<'_> {
                     };
                     if let Err(kind) = r {
                         match kind {
-                            Stop::Undefined(u) if u.effect == Effect::Result => {}
+                            Stop::Undefined(u) if u.effect == Effect::Result => {
+                                self.undefined_result(w, l, pc, u)
+                            }
                             Stop::Undefined(u) => self.undefined(w, l, pc, u),
                             Stop::Indeterminate(why) => {
                                 self.stop(w, l, pc, StopKind::Indeterminate(why))
@@ -229,7 +231,9 @@ impl Machine<'_> {
                 for l in lanes(exec) {
                     if let Err(kind) = self.lane_op(w, l, op) {
                         match kind {
-                            Stop::Undefined(u) if u.effect == Effect::Result => {}
+                            Stop::Undefined(u) if u.effect == Effect::Result => {
+                                self.undefined_result(w, l, pc, u)
+                            }
                             Stop::Undefined(u) => self.undefined(w, l, pc, u),
                             Stop::Indeterminate(why) => {
                                 self.stop(w, l, pc, StopKind::Indeterminate(why))
@@ -394,7 +398,89 @@ impl Machine<'_> {
                 ref regs,
                 addr,
             } => self.multimem(w, l, op, ty, float, regs, addr)?,
+            Op::CpAsync {
+                dst,
+                src,
+                cp_size,
+                src_size,
+                ignore_src,
+            } => self.cp_async(w, l, dst, src, cp_size, src_size, ignore_src)?,
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// `cp.async` (PTX ISA 9.7.9.25.3.1), done at once: `src-size` bytes
+    /// (all of `cp-size` when absent, none with `ignore-src`) come from the
+    /// source, "remaining bytes in destination dst are filled with zeros".
+    #[allow(clippy::too_many_arguments)]
+    fn cp_async(
+        &mut self,
+        w: usize,
+        l: usize,
+        dst: Addr,
+        src: Addr,
+        cp_size: u8,
+        src_size: Option<Src>,
+        ignore_src: Option<(Src, bool)>,
+    ) -> Result<(), Stop> {
+        let d = self.address(w, l, dst)?;
+        let s = self.address(w, l, src)?;
+        let cp = u64::from(cp_size);
+        let n = match src_size {
+            Some(x) => {
+                let (v, sv) = self.val(w, x, l);
+                if sv & 0xffff_ffff != 0 {
+                    return Err(Stop::Indeterminate(OPERAND));
+                }
+                v & 0xffff_ffff
+            }
+            None => cp,
+        };
+        let ignore = match ignore_src {
+            Some((p, neg)) => {
+                let (v, sv) = self.val(w, p, l);
+                if sv & 1 != 0 {
+                    return Err(Stop::Indeterminate(OPERAND));
+                }
+                (v & 1 != 0) != neg
+            }
+            None => false,
+        };
+        let env = Env {
+            addr: d,
+            addr2: s,
+            cp_size: cp,
+            src_size: n,
+            ..Env::at(&self.place(w))
+        };
+        let pres = table::cp_async();
+        let pres = if ignore_src.is_some() {
+            &pres[1..]
+        } else {
+            &pres[..]
+        };
+        for pre in pres {
+            precond::check(&self.profile, pre, &env).map_err(Stop::Undefined)?;
+        }
+        let from = if ignore { 0 } else { n };
+        let sloc = if from > 0 {
+            Some(
+                self.resolve(w, l, Space::Global, s, from)
+                    .map_err(Stop::Undefined)?,
+            )
+        } else {
+            None
+        };
+        let dloc = self
+            .resolve(w, l, Space::SharedCta, d, cp)
+            .map_err(Stop::Undefined)?;
+        for k in 0..cp as usize {
+            let (v, sh) = match sloc {
+                Some(loc) if (k as u64) < from => self.read_at(loc, k, 1),
+                _ => (0, 0),
+            };
+            self.write_at(dloc, k, 1, v, sh).map_err(Stop::Undefined)?;
         }
         Ok(())
     }
