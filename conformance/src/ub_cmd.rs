@@ -46,8 +46,12 @@ pub struct UbArgs {
     #[arg(long, default_value_t = 8)]
     unroll: u32,
     /// Solver timeout per query, in milliseconds.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 1000)]
     timeout_ms: u32,
+    /// Time the search of one kernel may take, in milliseconds (past it,
+    /// preconditions with no witness are reported unknown).
+    #[arg(long, default_value_t = 20000)]
+    budget_ms: u64,
     /// Do not take 64-bit parameters to be aligned global buffers.
     #[arg(long)]
     raw_params: bool,
@@ -124,6 +128,7 @@ pub fn run(args: UbArgs) -> Result<ExitCode> {
         unroll: args.unroll,
         timeout_ms: args.timeout_ms,
         pointer_params: !args.raw_params,
+        budget_ms: args.budget_ms,
         ..Options::default()
     };
     let names = match &args.kernel {

@@ -178,8 +178,9 @@ struct Path {
     regs: Vec<BV>,
     cond: Vec<Bool>,
     visits: HashMap<usize, u32>,
-    /// Global loads: address, bytes, value.
-    loads: Vec<(BV, u8, BV)>,
+    /// Global loads: the path condition when loaded, address, bytes,
+    /// value.
+    loads: Vec<(Bool, BV, u8, BV)>,
 }
 
 /// One precondition at one instruction, over all paths so far.
@@ -197,6 +198,8 @@ struct Search<'p> {
     params: Vec<BV>,
     found: HashMap<(usize, &'static str), Acc>,
     queries: usize,
+    /// The search stopped at a limit: what has no witness is unknown.
+    stopped: bool,
 }
 
 /// Runs kernel `kernel` of `module` symbolically and answers every
@@ -239,6 +242,7 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
         params: vals,
         found: HashMap::new(),
         queries: 0,
+        stopped: false,
     };
     let mut work = vec![Path {
         pc: 0,
@@ -248,25 +252,37 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
         loads: Vec::new(),
     }];
     let (mut paths, mut cut, mut limit_hit) = (0usize, 0usize, false);
-    while let Some(mut path) = work.pop() {
-        if paths + work.len() >= opts.max_paths {
+    // Paths advance lowest pc first; paths that meet at a pc (with the same
+    // loop counts) merge into one whose registers are if-then-else terms,
+    // so a chain of branches costs one path, not one per combination.
+    while !work.is_empty() {
+        if work.len() > opts.max_paths || start.elapsed().as_millis() > u128::from(opts.budget_ms) {
             limit_hit = true;
             break;
         }
-        loop {
-            match s.step(&mut path) {
-                Next::Go => {}
-                Next::End => {
-                    paths += 1;
-                    break;
-                }
-                Next::Cut => {
-                    cut += 1;
-                    break;
-                }
-                Next::Fork(other) => work.push(*other),
+        let first = (0..work.len()).min_by_key(|&i| work[i].pc).unwrap_or(0);
+        let mut path = work.swap_remove(first);
+        let mut k = 0;
+        while k < work.len() {
+            if work[k].pc == path.pc && work[k].visits == path.visits {
+                let other = work.swap_remove(k);
+                path = merge(path, other);
+            } else {
+                k += 1;
             }
         }
+        match s.step(&mut path) {
+            Next::Go => work.push(path),
+            Next::End => paths += 1,
+            Next::Cut => cut += 1,
+            Next::Fork(other) => {
+                work.push(path);
+                work.push(*other);
+            }
+        }
+    }
+    if limit_hit {
+        s.stopped = true;
     }
     let findings = s.findings();
     let opaque = prog
@@ -535,7 +551,8 @@ impl Search<'_> {
         let loads = path
             .loads
             .iter()
-            .map(|(a, n, v)| (num(a), *n, num(v)))
+            .filter(|(when, ..)| m.eval(when, true).and_then(|b| b.as_bool()) == Some(true))
+            .map(|(_, a, n, v)| (num(a), *n, num(v)))
             .collect();
         Witness {
             params,
@@ -563,7 +580,8 @@ impl Search<'_> {
             let v = BV::fresh_const("load", n.min(64));
             if matches!(acc.space, Space::Global | Space::Generic) && n <= 64 {
                 let at = addr.bvadd(lit((k * usize::from(acc.size)) as u64));
-                path.loads.push((at, acc.size, zext64(&v)));
+                let when = Bool::and(&path.cond);
+                path.loads.push((when, at, acc.size, zext64(&v)));
             }
             v
         });
@@ -968,6 +986,9 @@ impl Search<'_> {
                     }) => Verdict::Unknown {
                         reason: why.clone(),
                     },
+                    _ if self.stopped => Verdict::Unknown {
+                        reason: "the search stopped at its path or time limit".into(),
+                    },
                     _ => Verdict::CannotHappen,
                 };
                 out.push(Finding {
@@ -981,6 +1002,34 @@ impl Search<'_> {
             }
         }
         out
+    }
+}
+
+/// One path for two at the same pc: either's condition, and registers
+/// that take the first's value where its condition holds.
+fn merge(a: Path, b: Path) -> Path {
+    let ca = Bool::and(&a.cond);
+    let cb = Bool::and(&b.cond);
+    let regs = a
+        .regs
+        .iter()
+        .zip(&b.regs)
+        .map(|(x, y)| {
+            if PartialEq::eq(x, y) {
+                x.clone()
+            } else {
+                ca.ite(x, y)
+            }
+        })
+        .collect();
+    let mut loads = a.loads;
+    loads.extend(b.loads);
+    Path {
+        pc: a.pc,
+        regs,
+        cond: vec![Bool::or(&[ca, cb])],
+        visits: a.visits,
+        loads,
     }
 }
 

@@ -53,6 +53,9 @@ pub struct Options {
     pub pointer_params: bool,
     /// Paths explored at most (past it the search stops and says so).
     pub max_paths: usize,
+    /// Time the search may take, in milliseconds (past it the search
+    /// stops, and what has no witness is reported unknown).
+    pub budget_ms: u64,
 }
 
 impl Options {
@@ -66,9 +69,10 @@ impl Default for Options {
         Options {
             bounds: Bounds::default(),
             unroll: 8,
-            timeout_ms: 2_000,
+            timeout_ms: 1_000,
             pointer_params: true,
-            max_paths: 4096,
+            max_paths: 1024,
+            budget_ms: 20_000,
         }
     }
 }
