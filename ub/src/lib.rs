@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 
 mod alu;
+pub mod boundary;
 mod exec;
 pub mod replay;
 mod z3dom;
