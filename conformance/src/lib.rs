@@ -15,3 +15,5 @@ pub mod litmus_cmd;
 pub mod report_cmd;
 pub mod run;
 pub mod suite_cmd;
+#[cfg(feature = "ub")]
+pub mod ub_cmd;

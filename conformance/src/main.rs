@@ -47,6 +47,9 @@ enum Command {
     Litmus(litmus_cmd::LitmusCommand),
     /// Run a kernel on the simulator.
     Exec(exec::ExecArgs),
+    /// Can a kernel reach undefined behaviour? Z3 finds witnesses or proves it cannot.
+    #[cfg(feature = "ub")]
+    Ub(ptx_conformance::ub_cmd::UbArgs),
     /// Build or compare the ptxas legality corpus (maintainers).
     #[command(hide = true, subcommand)]
     Legality(legality_cmd::LegalityCommand),
@@ -87,6 +90,8 @@ fn main() -> ExitCode {
         Command::Report(args) => report_cmd::run(args),
         Command::Litmus(cmd) => litmus_cmd::run(cmd),
         Command::Exec(args) => exec::run(args),
+        #[cfg(feature = "ub")]
+        Command::Ub(args) => ptx_conformance::ub_cmd::run(args),
         Command::Legality(cmd) => legality_cmd::run(cmd),
         Command::CvtHw(cmd) => cvt_hw_cmd::run(cmd),
         #[cfg(feature = "cuda")]

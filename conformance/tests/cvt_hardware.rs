@@ -7,7 +7,7 @@
 //! once (else the entry is stale).
 
 use ptx_conformance::cvt_hw::{block_digest, HwForm, BLOCK};
-use ptx_conformance::cvt_hw_cmd::{forms_by_text, RANDOM_ROWS, SEED};
+use ptx_conformance::cvt_hw_cmd::{forms_by_text, RANDOM_ROWS, SEED, TARGET, VERSION};
 use ptx_gen::cvt::vectors;
 use std::collections::HashMap;
 use std::io::Read;
@@ -205,4 +205,74 @@ fn check_lines<'a>(
         }
     }
     (failures, checked_forms, checked_rows, divergent_rows)
+}
+
+fn tsv(name: &str) -> Vec<Vec<String>> {
+    std::fs::read_to_string(dir().join(name))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+/// The 2^32 digests (`conform cvt-hw digest`, model computed on the device
+/// machine): every `.f32`-source form has both digests, the verdict column
+/// says what the digests say, and the forms whose digests differ are exactly
+/// the `.f32`-source forms listed in divergences.tsv.
+#[test]
+fn digests_over_every_input_agree_outside_the_listed_divergences() {
+    let gpu: HashMap<String, String> = tsv("gpu-digest32.tsv")
+        .into_iter()
+        .map(|r| (r[0].clone(), r[1].clone()))
+        .collect();
+    let listed: std::collections::HashSet<String> = tsv("divergences.tsv")
+        .into_iter()
+        .map(|r| r[0].clone())
+        .collect();
+    let f32_forms: Vec<HwForm> = ptx_conformance::cvt_hw::forms(VERSION, TARGET)
+        .into_iter()
+        .filter(|f| f.f32_sources())
+        .collect();
+    let rows = tsv("digest32.tsv");
+    assert_eq!(rows.len(), f32_forms.len(), "one line per .f32-source form");
+    assert_eq!(gpu.len(), f32_forms.len());
+    let mut differ = std::collections::HashSet::new();
+    for r in &rows {
+        let (form, g, m, verdict) = (&r[0], &r[1], &r[2], &r[3]);
+        assert_eq!(gpu.get(form), Some(g), "{form}: GPU digest");
+        assert_eq!(m.len(), 16, "{form}: model digest {m:?}");
+        if g == m {
+            assert_eq!(verdict, "same", "{form}");
+        } else {
+            assert!(verdict.starts_with("different"), "{form}");
+            differ.insert(form.clone());
+        }
+    }
+    let listed_f32: std::collections::HashSet<String> =
+        listed.into_iter().filter(|f| gpu.contains_key(f)).collect();
+    assert_eq!(differ, listed_f32);
+}
+
+/// Recompute the model's digest of every `.f32`-source form (or those whose
+/// text contains `PTX_DIGEST_FILTER`) and compare with digest32.tsv: about
+/// 25 s per form on two cores.
+#[test]
+#[ignore]
+fn model_digests_recomputed() {
+    let filter = std::env::var("PTX_DIGEST_FILTER").unwrap_or_default();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let by_text: HashMap<String, String> = tsv("digest32.tsv")
+        .into_iter()
+        .map(|r| (r[0].clone(), r[2].clone()))
+        .collect();
+    for f in ptx_conformance::cvt_hw::forms(VERSION, TARGET) {
+        if f.f32_sources() && f.text.contains(filter.as_str()) {
+            let m = format!(
+                "{:016x}",
+                ptx_conformance::cvt_hw::model_digest(&f, threads)
+            );
+            assert_eq!(Some(&m), by_text.get(&f.text), "{}", f.text);
+        }
+    }
 }

@@ -18,6 +18,10 @@ pub enum InputSet {
     Random { count: usize, seed: u64 },
     /// Every value of a 16-bit (or narrower) source.
     Exhaustive,
+    /// Integers that a conversion through a wider float rounds wrongly
+    /// ([`double_rounding_values`]); not part of the hardware baseline,
+    /// which runs the three sets above.
+    DoubleRounding,
 }
 
 /// Rows of source operands for a form.
@@ -49,6 +53,7 @@ fn cvt_vectors(op: &CvtOp, set: InputSet) -> Vec<Vec<u64>> {
         InputSet::Exhaustive => (0..1u64 << 16).collect(),
         InputSet::Edge => edge_values(&op.src, &op.dst),
         InputSet::Random { count, seed } => random_values(&op.src, &op.dst, count, seed),
+        InputSet::DoubleRounding => double_rounding_values(&op.src, &op.dst),
     };
     let rbits = rbits_values();
     let len = base.len();
@@ -100,6 +105,7 @@ fn pack_vectors(sources: usize, set: InputSet) -> Vec<Vec<u64>> {
             let mut r = SplitMix64(seed);
             (0..count).map(|_| r.next_u64() & 0xffff_ffff).collect()
         }
+        InputSet::DoubleRounding => Vec::new(),
     };
     let len = base.len();
     (0..len * if set == InputSet::Edge { len } else { 1 })
@@ -294,6 +300,44 @@ fn int_source_edges(s: &IntFormat, out: &mut Vec<u64>) {
     }
 }
 
+/// Integers whose conversion to `dst` goes wrong when done through a wider
+/// intermediate float (`.f32` or `.f64`, rounded to nearest: software that
+/// builds a `bfloat16` from a `float`, or a `float` from a `double`): just
+/// above a tie of `dst` by less than half a unit of the intermediate (it
+/// rounds onto the tie, and the tie goes to even, below), and just below a
+/// tie whose lower neighbour is odd (it rounds onto the tie, and the tie
+/// goes up). The edge set cannot hold them: its integers lie within a few
+/// units of powers of two. Empty where the intermediate holds every source
+/// value exactly, or where such values overflow `dst` (`.f16`).
+pub fn double_rounding_values(src: &Format, dst: &Format) -> Vec<u64> {
+    let (Format::Int(s), Format::Float(d)) = (src, dst) else {
+        return Vec::new();
+    };
+    let p = d.precision();
+    let top = s.bits - 1 - s.signed as u32;
+    let mut out = Vec::new();
+    for mid in [F32.precision(), F64.precision()] {
+        if mid <= p {
+            continue;
+        }
+        // `+1` must lie below half a unit of the intermediate at 2^e
+        for e in (mid + 1)..=top {
+            if e as i32 >= d.emax() {
+                break;
+            }
+            let base = 1i128 << e;
+            let half = 1i128 << (e - p);
+            for v in [base + half + 1, base + 2 * half + half - 1] {
+                out.push(v as u64 & s.mask());
+                if s.signed {
+                    out.push(-v as u64 & s.mask());
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Random source values: half uniform bit patterns, half aimed at the
 /// destination's range (exponents from below its smallest subnormal to
 /// above its overflow threshold).
@@ -369,6 +413,26 @@ mod tests {
         ] {
             assert!(flat.contains(&want), "{want:#x} missing");
         }
+    }
+
+    /// `(float)(double)x` rounds these wrongly; the direct conversion,
+    /// once: 2^63 + 2^39 + 1 lies above the `.f32` tie 2^63 + 2^39, but
+    /// `.f64` rounds it onto the tie.
+    #[test]
+    fn double_rounding_witnesses() {
+        let v = vectors(&conv("cvt.rn.f32.u64"), InputSet::DoubleRounding);
+        let flat: Vec<u64> = v.iter().map(|r| r[0]).collect();
+        assert!(flat.contains(&((1 << 63) + (1 << 39) + 1)));
+        let direct = conv("cvt.rn.f32.u64")
+            .eval(&[(1 << 63) + (1 << 39) + 1])
+            .unwrap();
+        assert_eq!(direct.bits, 0x5f00_0001);
+        let via_f64 = (((1u64 << 63) + (1 << 39) + 1) as f64) as f32;
+        assert_eq!(via_f64.to_bits(), 0x5f00_0000);
+        let bf16 = vectors(&conv("cvt.rn.bf16.s32"), InputSet::DoubleRounding);
+        assert!(bf16.iter().any(|r| r[0] == (1 << 25) + (1 << 17) + 1));
+        assert!(vectors(&conv("cvt.rn.f16.s64"), InputSet::DoubleRounding).is_empty());
+        assert!(vectors(&conv("cvt.rn.f64.s64"), InputSet::DoubleRounding).is_empty());
     }
 
     #[test]

@@ -55,6 +55,19 @@ impl CvtForm {
         s
     }
 
+    /// The input sets of the conformance suite: [`CvtForm::sets`] (those
+    /// the hardware baseline ran), plus the double-rounding integers where
+    /// the form has any.
+    pub fn suite_sets(&self, random: usize, seed: u64) -> Vec<(&'static str, InputSet)> {
+        let mut s = self.sets(random, seed);
+        if let Conversion::Cvt(op) = &self.conv {
+            if !crate::cvt::double_rounding_values(&op.src, &op.dst).is_empty() {
+                s.push(("double-rounding", InputSet::DoubleRounding));
+            }
+        }
+        s
+    }
+
     /// Whether the form takes `.f32` sources only (then it is also swept
     /// over all 2^32 inputs through a digest).
     pub fn f32_sources(&self) -> bool {
@@ -153,8 +166,10 @@ fn accepted(text: &str, opts: &Options, kernel: &impl Fn(&CvtForm) -> String) ->
     // "A source register wider than the specified type may be used, except
     // when the source operand has `.bf16` or `.bf16x2` format" (and ptxas
     // 13.0 asks the same of the integer partner of a `.bf16`): exact
-    // registers there.
-    let exact = text.contains(".bf16");
+    // registers there. "When converting to `.e2m1x2` ..., the destination
+    // operand `d` has `.b8` type", and from it "source operand `a` has `.b8`
+    // type": `.b8` registers.
+    let exact = text.contains(".bf16") || text.contains(".e2m1x2");
     let hw = CvtForm {
         dest_reg: if exact {
             conv.dest_width()

@@ -38,6 +38,16 @@ const PARALLEL_THRESHOLD: usize = 8192;
 
 /// Checks a parsed module.
 pub fn check_module(module: &Module, options: &Options) -> Vec<Diagnostic> {
+    check_module_rows(module, options).0
+}
+
+/// Each 9.7.9 instruction of a module as written (`mov.b64`) with the id of
+/// the catalogue row it bound to (operands included: `mov.b64 d, {a, b}` is
+/// `mov.pack.v2`), in the order the instructions come.
+pub type BoundRows = Vec<(String, &'static str)>;
+
+/// [`check_module`], and the rows the instructions bound to.
+pub fn check_module_rows(module: &Module, options: &Options) -> (Vec<Diagnostic>, BoundRows) {
     let mut c = Checker {
         cat: Catalogue::get(),
         diags: Vec::new(),
@@ -49,6 +59,7 @@ pub fn check_module(module: &Module, options: &Options) -> Vec<Diagnostic> {
         key: String::new(),
         quiet: false,
         want: Vec::new(),
+        rows: Vec::new(),
     };
     c.header(module);
     for item in &module.items {
@@ -86,7 +97,7 @@ pub fn check_module(module: &Module, options: &Options) -> Vec<Diagnostic> {
         for f in &functions {
             c.function(f);
         }
-        return c.diags;
+        return (c.diags, c.rows);
     }
     // Functions are independent: check contiguous runs of them on several
     // threads and keep the findings in source order.
@@ -105,7 +116,8 @@ pub fn check_module(module: &Module, options: &Options) -> Vec<Diagnostic> {
         chunks.push(&functions[start..]);
     }
     let base = &c;
-    let results: Vec<Vec<Diagnostic>> = std::thread::scope(|scope| {
+    type Found = (Vec<Diagnostic>, BoundRows);
+    let results: Vec<Found> = std::thread::scope(|scope| {
         let handles: Vec<_> = chunks
             .iter()
             .map(|chunk| {
@@ -114,7 +126,7 @@ pub fn check_module(module: &Module, options: &Options) -> Vec<Diagnostic> {
                     for f in chunk.iter() {
                         w.function(f);
                     }
-                    w.diags
+                    (w.diags, w.rows)
                 })
             })
             .collect();
@@ -127,14 +139,17 @@ pub fn check_module(module: &Module, options: &Options) -> Vec<Diagnostic> {
                     for f in chunk.iter() {
                         w.function(f);
                     }
-                    w.diags
+                    (w.diags, w.rows)
                 })
             })
             .collect()
     });
-    let mut diags = c.diags;
-    diags.extend(results.into_iter().flatten());
-    diags
+    let (mut diags, mut rows) = (c.diags, c.rows);
+    for (d, r) in results {
+        diags.extend(d);
+        rows.extend(r);
+    }
+    (diags, rows)
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -163,6 +178,9 @@ struct Checker<'c> {
     quiet: bool,
     /// The operand types the form being tried wants, by operand.
     want: Vec<Option<&'static str>>,
+    /// Each instruction (opcode and qualifiers) and the catalogue row it
+    /// bound to, in order.
+    rows: Vec<(String, &'static str)>,
 }
 
 /// A form an opcode string resolves to, with what can be worked out once.
@@ -263,6 +281,7 @@ impl<'c> Checker<'c> {
             key: String::new(),
             quiet: false,
             want: Vec::new(),
+            rows: Vec::new(),
         }
     }
 
@@ -514,6 +533,7 @@ impl<'c> Checker<'c> {
             }
             return;
         };
+        self.rows.push((self.key.clone(), binding.form.row.id));
         // Requirements of the form and its qualifiers depend on nothing but
         // the qualifiers: once met for this opcode string, they stay met.
         let settled = &candidates[chosen_index].requirements_met;

@@ -7,5 +7,6 @@ pub mod catalogue;
 pub mod check;
 pub mod cvt;
 pub mod opcodes;
+pub mod precond;
 pub mod ptx;
 pub mod sim;

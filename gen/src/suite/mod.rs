@@ -4,8 +4,11 @@
 //! YAML manifest (docs/suite-format.md). Generation is deterministic: the
 //! same seed and filter give a byte-identical folder.
 
+pub mod addr;
 pub mod cvt;
+mod forms;
 pub mod manifest;
+pub mod mem;
 pub mod regs;
 mod templates;
 
@@ -81,6 +84,8 @@ impl Plan {
 pub fn plans() -> Vec<Plan> {
     let mut p = cvt::plans();
     p.extend(regs::plans());
+    p.extend(mem::plans());
+    p.extend(addr::plans());
     p
 }
 

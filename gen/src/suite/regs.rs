@@ -51,6 +51,20 @@ pub fn plans() -> Vec<Plan> {
             Some(mov_group(&id, &form, width, count, pack, o))
         }));
     }
+    for ty in MOV_TYPES {
+        let form = format!("mov.{ty}");
+        let id = format!("{form}/reg");
+        out.push(Plan::new(id.clone(), form.clone(), move |o: &Options| {
+            Some(mov_plain_group(&id, &form, ty, o))
+        }));
+    }
+    for cases in [64u64, 1000] {
+        let form = "mov.u32".to_string();
+        let id = format!("{form}/sreg.{cases}");
+        out.push(Plan::new(id.clone(), form.clone(), move |o: &Options| {
+            Some(mov_sreg_group(&id, &form, cases, o))
+        }));
+    }
     for mode in ["up", "down", "bfly", "idx"] {
         let form = format!("shfl.sync.{mode}.b32");
         let id = format!("{form}/edge");
@@ -252,6 +266,166 @@ fn mov_group(id: &str, form: &str, width: u32, count: u32, pack: bool, o: &Optio
             Provenance::Hardware,
             String::new(),
             rows,
+            input,
+            output,
+        ),
+        ptx,
+        input: inb,
+        expected: exp,
+        mask: Vec::new(),
+    }
+}
+
+/// `.type` of `mov` (9.7.9.3).
+const MOV_TYPES: [&str; 12] = [
+    "pred", "b16", "b32", "b64", "u16", "u32", "u64", "s16", "s32", "s64", "f32", "f64",
+];
+
+#[derive(Serialize)]
+struct MovPlainCtx<'a> {
+    #[serde(flatten)]
+    common: Common<'a>,
+    ty: &'a str,
+}
+
+/// `mov.type d, a` from a register (these groups and the special-register
+/// ones ran on an H100 with these expectations: corpus/suite/sm_90):
+/// "Write register `d` with the value of
+/// `a`" (9.7.9.3), so the bits come back unchanged, whatever the type
+/// (NaN payloads and signs of `.f32`/`.f64` included); a `.pred` goes in
+/// and out as 0 or 1 through `setp`/`selp`.
+fn mov_plain_group(id: &str, form: &str, ty: &str, o: &Options) -> Built {
+    let mut rng = seeded(o, id);
+    let bytes = match ty {
+        "pred" => 4,
+        _ => ty[1..].parse::<u32>().expect("a width") / 8,
+    };
+    let field = if ty == "pred" {
+        "b32".to_string()
+    } else {
+        ty.to_string()
+    };
+    let layout = Layout::packed(&[("v", &field, bytes)]);
+    let rows = 256u64;
+    let (mut inb, mut exp) = (Vec::new(), Vec::new());
+    for k in 0..rows {
+        let v = match (ty, k) {
+            ("pred", _) => u128::from(rng.next_u64() % 3 == 0) * u128::from(rng.next_u64()),
+            // signalling and quiet NaNs with payloads, both signs
+            ("f32", 0..=3) => [0x7f80_0001u128, 0xffc0_1234, 0x7fbf_ffff, 0x8000_0000][k as usize],
+            ("f64", 0..=2) => [
+                0x7ff0_0000_0000_0001u128,
+                0xfff8_0000_0000_1234,
+                0x8000_0000_0000_0000,
+            ][k as usize],
+            _ => u128::from(rng.next_u64()),
+        } & ((1u128 << (bytes * 8)) - 1);
+        push_le(&mut inb, v, bytes);
+        let d = if ty == "pred" { u128::from(v != 0) } else { v };
+        push_le(&mut exp, d, bytes);
+    }
+    let ptx = render(
+        "mov_plain.ptx",
+        &MovPlainCtx {
+            common: common(id, form, "9.7.9.3", rows, layout.row, layout.row, o.seed),
+            ty,
+        },
+    );
+    Built {
+        group: group_1d(
+            id.into(),
+            "mov",
+            form,
+            "9.7.9.3",
+            VT,
+            Provenance::Hardware,
+            String::new(),
+            rows,
+            layout.clone(),
+            layout,
+        ),
+        ptx,
+        input: inb,
+        expected: exp,
+        mask: Vec::new(),
+    }
+}
+
+#[derive(Serialize)]
+struct Sreg {
+    name: &'static str,
+    offset: u32,
+}
+
+#[derive(Serialize)]
+struct MovSregCtx<'a> {
+    #[serde(flatten)]
+    common: Common<'a>,
+    sregs: Vec<Sreg>,
+}
+
+/// `mov.u32 d, sreg`: each thread writes the special registers that the
+/// suite's 1-D launch of `cases` threads fixes (PTX ISA section 10):
+/// `%tid.x` (index in the CTA), `%ntid.x` (CTA size), `%ctaid.x`,
+/// `%nctaid.x`, `%laneid` (`%tid.x` mod 32 in a 1-D CTA), the `.y`
+/// components of a 1-D launch (0, 1, 0, 1), and the cluster of one CTA
+/// (`%cluster_ctarank` 0, `%cluster_nctarank` 1).
+fn mov_sreg_group(id: &str, form: &str, cases: u64, o: &Options) -> Built {
+    const SREGS: [&str; 12] = [
+        "%tid.x",
+        "%ntid.x",
+        "%ctaid.x",
+        "%nctaid.x",
+        "%laneid",
+        "%tid.y",
+        "%ntid.y",
+        "%ctaid.y",
+        "%nctaid.y",
+        "%cluster_ctarank",
+        "%cluster_nctarank",
+        "%tid.z",
+    ];
+    let (grid, block) = super::launch_1d(cases);
+    let (grid, block) = (grid[0] as u64, block[0] as u64);
+    let names: Vec<String> = SREGS
+        .iter()
+        .map(|r| r.trim_start_matches('%').replace('.', "_"))
+        .collect();
+    let fields: Vec<(&str, &str, u32)> = names.iter().map(|n| (n.as_str(), "u32", 4)).collect();
+    let output = Layout::packed(&fields);
+    let input = Layout::packed(&[("unused", "b32", 4)]);
+    let (mut inb, mut exp) = (Vec::new(), Vec::new());
+    for i in 0..cases {
+        push_le(&mut inb, 0, 4);
+        let (tid, cta) = (i % block, i / block);
+        for v in [tid, block, cta, grid, tid % 32, 0, 1, 0, 1, 0, 1, 0] {
+            push_le(&mut exp, u128::from(v), 4);
+        }
+    }
+    let ptx = render(
+        "mov_sreg.ptx",
+        &MovSregCtx {
+            common: common(id, form, "9.7.9.3", cases, input.row, output.row, o.seed),
+            sregs: SREGS
+                .iter()
+                .enumerate()
+                .map(|(k, name)| Sreg {
+                    name,
+                    offset: 4 * k as u32,
+                })
+                .collect(),
+        },
+    );
+    Built {
+        group: group_1d(
+            id.into(),
+            "mov",
+            form,
+            "9.7.9.3",
+            VT,
+            Provenance::Hardware,
+            String::new(),
+            cases,
             input,
             output,
         ),

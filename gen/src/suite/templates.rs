@@ -12,7 +12,31 @@ const TEMPLATES: &[(&str, &str)] = &[
     ),
     ("prmt.ptx", include_str!("../../templates/prmt.ptx.tera")),
     ("mov.ptx", include_str!("../../templates/mov.ptx.tera")),
+    (
+        "mov_plain.ptx",
+        include_str!("../../templates/mov_plain.ptx.tera"),
+    ),
+    (
+        "mov_sreg.ptx",
+        include_str!("../../templates/mov_sreg.ptx.tera"),
+    ),
     ("shfl.ptx", include_str!("../../templates/shfl.ptx.tera")),
+    ("module.ptx", include_str!("../../templates/module.ptx")),
+    ("ld.ptx", include_str!("../../templates/ld.ptx.tera")),
+    (
+        "ld_param.ptx",
+        include_str!("../../templates/ld_param.ptx.tera"),
+    ),
+    ("st.ptx", include_str!("../../templates/st.ptx.tera")),
+    (
+        "isspacep.ptx",
+        include_str!("../../templates/isspacep.ptx.tera"),
+    ),
+    ("cvta.ptx", include_str!("../../templates/cvta.ptx.tera")),
+    (
+        "cluster.ptx",
+        include_str!("../../templates/cluster.ptx.tera"),
+    ),
 ];
 
 fn tera() -> &'static tera::Tera {
@@ -48,4 +72,17 @@ pub struct Common<'a> {
     pub out_row: u32,
     pub generator: String,
     pub seed: u64,
+}
+
+/// The head of a kernel written with `module.ptx`: the common fields, a
+/// few comment lines on what its rows hold, module-scope declarations
+/// (initialised `.const` data, `.global` variables) and entry directives
+/// (a cluster shape).
+#[derive(serde::Serialize)]
+pub struct Module<'a> {
+    #[serde(flatten)]
+    pub common: Common<'a>,
+    pub about: Vec<String>,
+    pub decls: Vec<String>,
+    pub directives: Vec<String>,
 }

@@ -263,10 +263,10 @@ fn finite(
     mut flags: Flags,
 ) -> Converted {
     if neg && !dst.signed {
-        // `.ue8m0`: large magnitudes saturate to +MAX_NORM; the rest is
+        // `.ue8m0`: magnitudes above MAX_NORM saturate to +MAX_NORM (the
+        // clause compares the input, before rounding); the rest is
         // unspecified.
-        let r = round_to_float(dst, false, sig, exp, round);
-        if r.overflow || m.relu {
+        if m.relu || exceeds_max_norm(dst, sig, exp) {
             return Converted::of(
                 if m.relu { 0 } else { dst.max_norm() },
                 flags | Flags::SATURATED,
@@ -277,6 +277,7 @@ fn finite(
                 SATFINITE_CLAUSE
             });
         }
+        let r = round_to_float(dst, false, sig, exp, round);
         let mut c = Converted::of(encode(dst, &r), flags | Flags::UNSPECIFIED);
         c.unspecified = 0xff;
         return c.with_clause(UE8M0_SIGN_CLAUSE);
@@ -320,6 +321,15 @@ fn finite(
     }
     let bits = encode(dst, &r);
     Converted::of(bits, flags)
+}
+
+/// Whether the magnitude `sig * 2^exp` is greater than the format's largest
+/// finite number: truncated to the format, it overflows, or it lands on
+/// that number with bits left over.
+#[inline(always)]
+fn exceeds_max_norm(fmt: &FloatFormat, sig: u64, exp: i32) -> bool {
+    let r = round_to_float(fmt, false, sig, exp, Round::TowardZero);
+    r.overflow || (r.inexact && encode(fmt, &r) == fmt.max_norm())
 }
 
 /// Whether `sig * 2^exp` lies below the format's smallest normal number

@@ -150,6 +150,41 @@ fn satfinite_on_narrow_formats() {
     );
 }
 
+/// `.satfinite` on `.ue8m0x2` compares the input's magnitude with MAX_NORM
+/// (2^127) before rounding: above it the lane is positive MAX_NORM (0xfe),
+/// whatever the sign; a negative input at or below it is not covered by any
+/// clause (the format has no sign), so its lane is unspecified.
+#[test]
+fn ue8m0_satfinite_compares_before_rounding() {
+    let lanes = |text: &str, a: u64, b: u64| {
+        let c = op(text).eval(&[a, b]).unwrap();
+        (c.bits, c.unspecified)
+    };
+    // -(2^127 + 2^104): above MAX_NORM, though .rz would land on it.
+    assert_eq!(
+        lanes("cvt.rz.satfinite.ue8m0x2.f32", 0x3f80_0000, 0xff00_0001),
+        (0x7ffe, 0)
+    );
+    assert_eq!(
+        lanes("cvt.rp.satfinite.ue8m0x2.f32", 0xff00_0001, 0x3f80_0000),
+        (0xfe7f, 0)
+    );
+    // -(2^128 - 2^104), the largest finite f32 below zero.
+    assert_eq!(
+        lanes("cvt.rz.satfinite.ue8m0x2.f32", 0xff7f_ffff, 0x3f80_0000).1,
+        0
+    );
+    // -2^127 exactly: not above MAX_NORM; -1.0: unspecified too.
+    assert_eq!(
+        lanes("cvt.rz.satfinite.ue8m0x2.f32", 0x3f80_0000, 0xff00_0000).1,
+        0x00ff
+    );
+    assert_eq!(
+        lanes("cvt.rz.satfinite.ue8m0x2.f32", 0xbf80_0000, 0x3f80_0000).1,
+        0xff00
+    );
+}
+
 #[test]
 fn float_to_int_rules() {
     // "float-to-int saturates by default"

@@ -134,8 +134,17 @@ pub struct Outcome {
     /// One per `Arg::Buffer`, in argument order.
     pub buffers: Vec<BufferOut>,
     pub reports: Vec<Report>,
+    /// Threads that met an undefined *result* ("the resulting address is
+    /// undefined") and went on with unspecified bits: the first
+    /// [`Outcome::RESULTS_KEPT`] of them.
+    pub undefined_results: Vec<Report>,
     /// Thread-instructions executed.
     pub steps: u64,
     /// Whether the step budget ran out.
     pub budget_exhausted: bool,
+}
+
+impl Outcome {
+    /// How many undefined results a run keeps.
+    pub const RESULTS_KEPT: usize = 4096;
 }

@@ -22,10 +22,6 @@ pub(crate) const OUTSIDE: Undefined = Undefined::behaviour(
     Undefined::MODEL,
     "the access is not inside one object of its state space (an address no variable or buffer occupies)",
 );
-pub(crate) const MISALIGNED: Undefined = Undefined::behaviour(
-    "6.4.1",
-    "The address must be naturally aligned to a multiple of the access size. If an address is not properly aligned, the resulting behavior is undefined",
-);
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Global {

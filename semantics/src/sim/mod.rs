@@ -17,13 +17,13 @@ mod machine;
 mod memory;
 pub mod pack;
 pub mod prmt;
-mod program;
+pub mod program;
 pub mod shfl;
 pub mod space;
 pub mod undefined;
 pub mod window;
 
-pub use decode::{prepare, LoadError};
+pub use decode::{prepare, prepare_lenient, LoadError};
 pub use launch::{
     Arg, BufferOut, Launch, LaunchError, Multicast, Outcome, Report, StopKind, ThreadId,
 };

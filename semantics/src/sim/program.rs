@@ -1,17 +1,19 @@
 //! A kernel prepared for the interpreter: instructions decoded once into a
 //! compact form (registers as slot numbers, qualifiers as enums, variable
-//! addresses resolved), with the layout of its state spaces.
+//! addresses resolved), with the layout of its state spaces. The decoded
+//! form is public so that other readers (the symbolic executor of
+//! `ptx-ub`) walk the same instructions the interpreter runs.
 
 use super::prmt::PrmtMode;
 use super::shfl::ShflMode;
 use super::space::Space;
 
 /// A register slot: 64 bits per thread; `.b128` registers take two.
-pub(crate) type Reg = u32;
+pub type Reg = u32;
 
 /// Where an operand's value comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Src {
+pub enum Src {
     Reg(Reg),
     /// A `.b128` register (two slots, low first).
     Reg128(Reg),
@@ -26,7 +28,7 @@ pub(crate) enum Src {
 
 /// Special registers (PTX ISA 10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Sreg {
+pub enum Sreg {
     Tid(u8),
     Ntid(u8),
     Laneid,
@@ -57,13 +59,13 @@ pub(crate) enum Sreg {
 
 /// An integer operation's type: width and signedness.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct IntTy {
+pub struct IntTy {
     pub bits: u8,
     pub signed: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum BinOp {
+pub enum BinOp {
     Add,
     Sub,
     MulLo,
@@ -81,7 +83,7 @@ pub(crate) enum BinOp {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum UnOp {
+pub enum UnOp {
     Not,
     Cnot,
     Neg,
@@ -92,7 +94,7 @@ pub(crate) enum UnOp {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Cmp {
+pub enum Cmp {
     Eq,
     Ne,
     Lt,
@@ -102,7 +104,7 @@ pub(crate) enum Cmp {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum BoolOp {
+pub enum BoolOp {
     And,
     Or,
     Xor,
@@ -111,7 +113,7 @@ pub(crate) enum BoolOp {
 /// A memory operation's ordering qualifiers (PTX ISA 9.7.9.8, 9.7.9.11),
 /// kept for the rules that depend on the space an address resolves to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Order {
+pub enum Order {
     Weak,
     /// `.volatile`, `.relaxed`, `.acquire`, `.release`: "may be used only
     /// with .global and .shared spaces and with generic addressing, where
@@ -124,7 +126,7 @@ pub(crate) enum Order {
 
 /// `ld`, `ldu`, `ld.global.nc` or `st`, decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Access {
+pub struct Access {
     pub space: Space,
     /// Bytes of one element.
     pub size: u8,
@@ -138,19 +140,19 @@ pub(crate) struct Access {
     /// A qualifier that needs the address to be in the global window
     /// (cache hints, prefetch sizes, eviction priorities, `.nc`, `ldu`,
     /// 256-bit vectors), with the rule that says so.
-    pub global_only: Option<&'static str>,
+    pub global_only: Option<&'static crate::precond::Precondition>,
 }
 
 /// `[base + offset]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Addr {
+pub struct Addr {
     pub base: Src,
     pub offset: i64,
 }
 
 /// The kind of `createpolicy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Policy {
+pub enum Policy {
     /// `createpolicy.fractional`: the fraction operand (an f32 register or
     /// immediate), or none (1.0).
     Fractional(Option<Src>),
@@ -167,14 +169,14 @@ pub(crate) enum Policy {
 
 /// `multimem` operation and element type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum MultimemOp {
+pub enum MultimemOp {
     LdReduce(RedOp),
     St,
     Red(RedOp),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum RedOp {
+pub enum RedOp {
     Add,
     Min,
     Max,
@@ -184,7 +186,7 @@ pub(crate) enum RedOp {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Op {
+pub enum Op {
     /// `mov` of a register, immediate or special register; `bits` is the
     /// destination width (1 for a predicate).
     Mov {
@@ -352,6 +354,25 @@ pub(crate) enum Op {
         regs: Vec<Option<Src>>,
         addr: Addr,
     },
+    /// `cp.async.ca/.cg.shared{::cta}.global [dst], [src], cp-size{,
+    /// src-size}{, ignore-src}` (PTX ISA 9.7.9.25.3.1). The interpreter
+    /// copies at once (completing early is one allowed behaviour of an
+    /// asynchronous copy: the wait instructions then have nothing to do).
+    CpAsync {
+        dst: Addr,
+        src: Addr,
+        cp_size: u8,
+        /// `src-size` (`None`: `cp-size`).
+        src_size: Option<Src>,
+        /// `ignore-src` (a predicate, negated when written `!p`).
+        ignore_src: Option<(Src, bool)>,
+    },
+    /// An instruction the interpreter does not model, kept by the lenient
+    /// decoding of [`crate::sim::prepare_lenient`]: its destination
+    /// registers (the first operand's) get values nobody knows.
+    Opaque {
+        dests: Vec<Reg>,
+    },
     Bra {
         target: u32,
     },
@@ -370,7 +391,7 @@ pub(crate) enum Op {
 
 /// An instruction with its guard (`@p` / `@!p`).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Instr {
+pub struct Instr {
     pub guard: Option<(Reg, bool)>,
     pub op: Op,
 }
@@ -417,6 +438,27 @@ pub struct Program {
 }
 
 impl Program {
+    /// The decoded instructions; the last is the `exit` of a kernel that
+    /// falls off its end.
+    pub fn code(&self) -> &[Instr] {
+        &self.code
+    }
+
+    /// Instruction `pc` as text, and its byte offset in the source.
+    pub fn text(&self, pc: usize) -> Option<(&str, u32)> {
+        self.text.get(pc).map(|(t, o)| (t.as_str(), *o))
+    }
+
+    /// Register slots per thread.
+    pub fn slots(&self) -> u32 {
+        self.slots
+    }
+
+    /// Bytes of the module's constant data.
+    pub fn const_bytes(&self) -> u64 {
+        self.consts.len() as u64
+    }
+
     /// Number of decoded instructions.
     pub fn len(&self) -> usize {
         self.code.len()

@@ -4,6 +4,8 @@
 //! that will take part has arrived.
 
 use super::undefined::{Partial, Undefined};
+use super::window::WindowProfile;
+use crate::precond::{table, Env};
 
 /// `.mode` of `shfl` and `shfl.sync`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,10 +65,8 @@ pub struct ShflOut {
     pub why: Option<&'static Undefined>,
 }
 
-const NOT_IN_MASK: Undefined = Undefined::behaviour(
-    "9.7.9.6",
-    "The behavior of shfl.sync is undefined if the executing thread is not in the membermask",
-);
+/// [`table::SHFL_MEMBER`]'s undefined case.
+const NOT_IN_MASK: Undefined = table::SHFL_MEMBER.undefined();
 const NOT_CONVERGED: Undefined = Undefined::behaviour(
     "9.7.9.6",
     "shfl.sync will cause executing thread to wait until all non-exited threads corresponding to membermask have executed shfl.sync with the same qualifiers and same membermask value",
@@ -157,7 +157,12 @@ pub fn shfl_sync(
         else {
             continue;
         };
-        if membermask & (1 << i) == 0 {
+        let env = Env {
+            mask: u64::from(membermask),
+            lane: i as u64,
+            ..Env::default()
+        };
+        if !crate::precond::holds(&WindowProfile::SM90, &table::SHFL_MEMBER.holds, &env) {
             out[i] = Some(Err(&NOT_IN_MASK));
             continue;
         }

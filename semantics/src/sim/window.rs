@@ -10,6 +10,7 @@
 
 use super::space::Space;
 use super::undefined::Undefined;
+use crate::precond::{self, table, Concrete, Env, Precondition};
 
 /// Where the generic-address windows lie on one kind of GPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,14 +75,6 @@ impl WindowProfile {
         global_heap: 0x7f00_0000_0000,
     };
 
-    fn in_shared_window(&self, g: u64) -> bool {
-        g.wrapping_sub(self.shared_base) < self.shared_size
-    }
-
-    fn in_local_window(&self, g: u64) -> bool {
-        g.wrapping_sub(self.local_base) < self.local_size
-    }
-
     /// The shared-space range of CTA `rank`'s part.
     pub fn cta_part(&self, rank: u32) -> (u64, u64) {
         let lo = u64::from(rank) << self.rank_shift;
@@ -104,62 +97,31 @@ pub struct Place {
 
 /// `isspacep.space p, a` (PTX ISA 9.7.9.19): "Write predicate register `p`
 /// with `1` if generic address a falls within the specified state space
-/// window and with `0` otherwise." Notes the profile records:
-/// `.shared::cta` is the executing CTA's part only, `.shared::cluster` the
-/// whole shared window ("`isspacep.shared::cluster` will return 1 for
-/// every shared memory address that is accessible to the threads in the
-/// cluster"), and "`isspacep.global` returns `1` for Kernel Function
-/// Parameters as `.param` window is contained within the `.global`
-/// window": the global window is everything outside the shared, local and
-/// const windows. (The spec does not say whether the const window is in
-/// the global window; on the H200 `isspacep.global` is 0 there, and 1 just
-/// outside it: see the `addr_probe` baseline case.)
+/// window and with `0` otherwise." The meaning is the precondition
+/// language's [`Cond::InSpace`](crate::precond::Cond::InSpace) (see
+/// [`crate::precond::in_space`]), so the solver reads the same windows.
 pub fn isspacep(profile: &WindowProfile, space: Space, g: u64, at: &Place) -> bool {
-    match space {
-        Space::Global => {
-            !profile.in_shared_window(g)
-                && !profile.in_local_window(g)
-                && g.wrapping_sub(profile.const_base) >= at.const_bytes
-        }
-        Space::SharedCta => {
-            let (lo, hi) = profile.cta_part(at.rank);
-            let s = g.wrapping_sub(profile.shared_base);
-            profile.in_shared_window(g) && (lo..hi).contains(&s)
-        }
-        Space::SharedCluster => profile.in_shared_window(g),
-        Space::Local => profile.in_local_window(g),
-        Space::Const => g.wrapping_sub(profile.const_base) < at.const_bytes,
-        Space::ParamEntry => {
-            g.wrapping_sub(profile.param_base) < at.param_bytes + profile.param_slack
-        }
-        Space::ParamFunc | Space::Generic => false,
-    }
+    let env = Env {
+        a: g,
+        ..Env::at(at)
+    };
+    precond::in_space(&Concrete(&env), profile, space, &g)
 }
 
-const CVTA_TO_WINDOW: Undefined = Undefined::result(
-    "9.7.9.20",
-    "When converting a generic address into a const, Kernel Function Parameters (.param), global, local, or shared address, the resulting address is undefined in cases where the generic address does not fall within the address window of the specified state space",
-);
-const CVTA_SHARED: Undefined = Undefined::behaviour(
-    "9.7.9.20",
-    "For cvta with .shared state space, the address must belong to the space specified by ::cta or ::cluster sub-qualifier, otherwise the behavior is undefined",
-);
-const CVTA_PARAM: Undefined = Undefined::behaviour(
-    "9.7.9.20",
-    "For .param{::entry} state space, operand a must be a kernel parameter address, otherwise behavior is undefined",
-);
-const CVTA_NOT_OF_SPACE: Undefined = Undefined::result(
-    "9.7.9.20",
-    "cvta converts a const, global, local or shared address to a generic address; the operand is not an address of the space (it lies outside the space's window)",
-);
-const CVTA_SPACE: Undefined = Undefined::behaviour(
-    "9.7.9.20",
-    ".space = { .const, .global, .local, .shared{::cta, ::cluster}, .param{::entry} }",
-);
+/// Checks the preconditions in order: the first broken one is the result.
+fn require(
+    profile: &WindowProfile,
+    pres: &[&'static Precondition],
+    env: &Env,
+) -> Result<(), Undefined> {
+    pres.iter()
+        .try_for_each(|p| precond::check(profile, p, env))
+}
 
 /// `cvta.space.size p, a` (PTX ISA 9.7.9.20): the generic address of
 /// state-space address `a`. A `.u32` size keeps the low 32 bits ("The
-/// source and destination addresses must be the same size").
+/// source and destination addresses must be the same size"). The
+/// preconditions are [`table::cvta`]'s.
 pub fn cvta_to_generic(
     profile: &WindowProfile,
     space: Space,
@@ -167,47 +129,23 @@ pub fn cvta_to_generic(
     wide: bool,
     at: &Place,
 ) -> Result<u64, Undefined> {
-    let g = match space {
-        Space::Global => a,
-        Space::SharedCta | Space::SharedCluster => {
-            let ok = if space == Space::SharedCta {
-                let (lo, hi) = profile.cta_part(at.rank);
-                (lo..hi).contains(&a)
-            } else {
-                a < profile.shared_size && (a >> profile.rank_shift) < u64::from(at.cluster_size)
-            };
-            if !ok {
-                return Err(CVTA_SHARED);
-            }
-            profile.shared_base.wrapping_add(a)
-        }
-        Space::Local => {
-            if a >= profile.local_size {
-                return Err(CVTA_NOT_OF_SPACE);
-            }
-            profile.local_base.wrapping_add(a)
-        }
-        Space::Const => {
-            if a >= at.const_bytes {
-                return Err(CVTA_NOT_OF_SPACE);
-            }
-            profile.const_base.wrapping_add(a)
-        }
-        Space::ParamEntry => {
-            if a >= at.param_bytes {
-                return Err(CVTA_PARAM);
-            }
-            profile.param_base.wrapping_add(a)
-        }
-        Space::ParamFunc | Space::Generic => return Err(CVTA_SPACE),
+    let env = Env { a, ..Env::at(at) };
+    require(profile, table::cvta(space, false).as_slice(), &env)?;
+    let base = match space {
+        Space::SharedCta | Space::SharedCluster => profile.shared_base,
+        Space::Local => profile.local_base,
+        Space::Const => profile.const_base,
+        Space::ParamEntry => profile.param_base,
+        _ => 0,
     };
+    let g = base.wrapping_add(a);
     Ok(if wide { g } else { g & 0xffff_ffff })
 }
 
 /// `cvta.to.space.size p, a` (PTX ISA 9.7.9.20): the state-space address
 /// of generic address `a`; undefined where `a` is outside the space's
 /// window (a result for most spaces, the behaviour for `.shared` and
-/// `.param`).
+/// `.param`): [`table::cvta`]'s preconditions.
 pub fn cvta_from_generic(
     profile: &WindowProfile,
     space: Space,
@@ -215,82 +153,27 @@ pub fn cvta_from_generic(
     wide: bool,
     at: &Place,
 ) -> Result<u64, Undefined> {
-    let a = match space {
-        Space::Global => {
-            if !isspacep(profile, Space::Global, g, at) {
-                return Err(CVTA_TO_WINDOW);
-            }
-            g
-        }
-        Space::SharedCta | Space::SharedCluster => {
-            let ok = if space == Space::SharedCta {
-                isspacep(profile, Space::SharedCta, g, at)
-            } else {
-                profile.in_shared_window(g)
-                    && (g.wrapping_sub(profile.shared_base) >> profile.rank_shift)
-                        < u64::from(at.cluster_size)
-            };
-            if !ok {
-                return Err(CVTA_SHARED);
-            }
-            g.wrapping_sub(profile.shared_base)
-        }
-        Space::Local => {
-            if !isspacep(profile, Space::Local, g, at) {
-                return Err(CVTA_TO_WINDOW);
-            }
-            g.wrapping_sub(profile.local_base)
-        }
-        Space::Const => {
-            if !isspacep(profile, Space::Const, g, at) {
-                return Err(CVTA_TO_WINDOW);
-            }
-            g.wrapping_sub(profile.const_base)
-        }
-        Space::ParamEntry => {
-            let a = g.wrapping_sub(profile.param_base);
-            if a >= at.param_bytes {
-                return Err(CVTA_PARAM);
-            }
-            a
-        }
-        Space::ParamFunc | Space::Generic => return Err(CVTA_SPACE),
+    let env = Env {
+        a: g,
+        ..Env::at(at)
     };
+    require(profile, table::cvta(space, true).as_slice(), &env)?;
+    let base = match space {
+        Space::SharedCta | Space::SharedCluster => profile.shared_base,
+        Space::Local => profile.local_base,
+        Space::Const => profile.const_base,
+        Space::ParamEntry => profile.param_base,
+        _ => 0,
+    };
+    let a = g.wrapping_sub(base);
     Ok(if wide { a } else { a & 0xffff_ffff })
-}
-
-const MAPA_RANK: Undefined = Undefined::behaviour(
-    "9.7.9.23",
-    "`b` is a 32-bit integer operand representing the rank of the target CTA: a rank outside the cluster names no CTA",
-);
-const MAPA_ADDRESS: Undefined = Undefined::behaviour(
-    "9.7.9.23",
-    "source `a` is either a shared memory variable or a register containing a valid shared memory address (generic form: a generic address pointing to shared memory)",
-);
-const GETCTARANK_ADDRESS: Undefined = Undefined::behaviour(
-    "9.7.9.24",
-    "source `a` is either a shared memory variable or a register containing a valid shared memory address (generic form: a generic address pointing to shared memory)",
-);
-
-/// The shared-space address of `a` (a shared address, or a generic one
-/// when `generic`), if it lies in some CTA's part of this cluster.
-fn shared_address(profile: &WindowProfile, a: u64, generic: bool, at: &Place) -> Option<u64> {
-    let s = if generic {
-        if !profile.in_shared_window(a) {
-            return None;
-        }
-        a.wrapping_sub(profile.shared_base)
-    } else {
-        a
-    };
-    (s < profile.shared_size && (s >> profile.rank_shift) < u64::from(at.cluster_size)).then_some(s)
 }
 
 /// `mapa{.shared::cluster}.type d, a, b` (PTX ISA 9.7.9.23): "Get address
 /// in the CTA specified by operand `b` which corresponds to the address
 /// specified by operand `a`." `generic` is the form without `.space`
 /// ("both `a` and `d` are registers containing generic addresses pointing
-/// to shared memory").
+/// to shared memory"). Preconditions: [`table::mapa`].
 pub fn mapa(
     profile: &WindowProfile,
     generic: bool,
@@ -299,10 +182,17 @@ pub fn mapa(
     wide: bool,
     at: &Place,
 ) -> Result<u64, Undefined> {
-    if rank >= at.cluster_size {
-        return Err(MAPA_RANK);
-    }
-    let s = shared_address(profile, a, generic, at).ok_or(MAPA_ADDRESS)?;
+    let env = Env {
+        a,
+        b: u64::from(rank),
+        ..Env::at(at)
+    };
+    require(profile, &table::mapa(generic), &env)?;
+    let s = if generic {
+        a.wrapping_sub(profile.shared_base)
+    } else {
+        a
+    };
     let offset = s & ((1u64 << profile.rank_shift) - 1);
     let mapped = (u64::from(rank) << profile.rank_shift) | offset;
     let d = if generic {
@@ -315,20 +205,32 @@ pub fn mapa(
 
 /// `getctarank{.shared::cluster}.type d, a` (PTX ISA 9.7.9.24): "Write the
 /// destination register `d` with the rank of the CTA which contains the
-/// address specified in operand `a`."
+/// address specified in operand `a`." Precondition: [`table::getctarank`].
 pub fn getctarank(
     profile: &WindowProfile,
     generic: bool,
     a: u64,
     at: &Place,
 ) -> Result<u32, Undefined> {
-    let s = shared_address(profile, a, generic, at).ok_or(GETCTARANK_ADDRESS)?;
+    let env = Env { a, ..Env::at(at) };
+    precond::check(profile, table::getctarank(generic), &env)?;
+    let s = if generic {
+        a.wrapping_sub(profile.shared_base)
+    } else {
+        a
+    };
     Ok((s >> profile.rank_shift) as u32)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const CVTA_TO_WINDOW: Undefined = table::CVTA_TO_LOCAL.undefined();
+    const CVTA_SHARED: Undefined = table::CVTA_TO_SHARED_CTA.undefined();
+    const CVTA_PARAM: Undefined = table::CVTA_TO_PARAM.undefined();
+    const MAPA_RANK: Undefined = table::MAPA_RANK.undefined();
+    const GETCTARANK_ADDRESS: Undefined = table::GETCTARANK_GENERIC_ADDRESS.undefined();
 
     const P: WindowProfile = WindowProfile::SM90;
     const AT: Place = Place {

@@ -12,12 +12,9 @@ use crate::sim::program::{Access, IntTy, MultimemOp, Op, Order, Policy, RedOp, S
 use crate::sim::shfl::ShflMode;
 use crate::sim::space::Space;
 
-const HINT_GLOBAL: &str = "The qualifiers .unified and .level::cache_hint are only supported for .global state space and for generic addressing where the address points to the .global state space (9.7.9.8)";
-const PREFETCH_GLOBAL: &str = "The qualifier .level::prefetch_size may only be used with .global state space and with generic addressing where the address points to .global state space. If the generic address does not fall within the address window of the global memory, then the prefetching behavior is undefined (9.7.9.8)";
-const EVICT_GLOBAL: &str = "Cache eviction priority ... is supported for .global state space and generic addresses where the address points to .global state space (9.7.9.2)";
-const WIDE_GLOBAL: &str = "The .v8 (.vec) qualifier [and .v4 with 64-bit types] is supported if state space is .global or with generic addressing where address points to .global state space (9.7.9.8)";
-const NC_GLOBAL: &str = "The address operand a shall contain a global address (9.7.9.9)";
-const LDU_GLOBAL: &str = "Load read-only data into register variable d from the location specified by the source address operand a in the global state space (9.7.9.10)";
+use crate::precond::table::{
+    Precondition, EVICT_GLOBAL, HINT_GLOBAL, LDU_GLOBAL, NC_GLOBAL, PREFETCH_GLOBAL, WIDE_GLOBAL,
+};
 
 impl Decoder<'_> {
     pub(super) fn instruction(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
@@ -36,6 +33,7 @@ impl Decoder<'_> {
             "createpolicy" => self.createpolicy(ins),
             "multimem" => self.multimem(ins),
             "cvt" => self.cvt(ins),
+            "cp" if ins.quals.first().is_some_and(|q| q == ".async") => self.cp_async(ins),
             _ => self.plain(ins),
         }
     }
@@ -291,7 +289,7 @@ impl Decoder<'_> {
         })
     }
 
-    fn access_rules(b: &Binding) -> (Order, Option<&'static str>) {
+    fn access_rules(b: &Binding) -> (Order, Option<&'static Precondition>) {
         let order = if b.has(".mmio") {
             Order::Mmio
         } else if b.has(".volatile") || b.has(".relaxed") || b.has(".acquire") || b.has(".release")
@@ -303,19 +301,19 @@ impl Decoder<'_> {
         let bits = Self::width(b, "type");
         let vec = b.get("vec");
         let global_only = if b.form.row.instr == "ld.global.nc" {
-            Some(NC_GLOBAL)
+            Some(&NC_GLOBAL)
         } else if b.form.row.instr == "ldu" {
-            Some(LDU_GLOBAL)
+            Some(&LDU_GLOBAL)
         } else if b.has(".L2::cache_hint") {
-            Some(HINT_GLOBAL)
+            Some(&HINT_GLOBAL)
         } else if b.get("level::prefetch_size").is_some() {
-            Some(PREFETCH_GLOBAL)
+            Some(&PREFETCH_GLOBAL)
         } else if b.get("level1::eviction_priority").is_some()
             || b.get("level2::eviction_priority").is_some()
         {
-            Some(EVICT_GLOBAL)
+            Some(&EVICT_GLOBAL)
         } else if vec == Some(".v8") || (vec == Some(".v4") && bits == 64) {
-            Some(WIDE_GLOBAL)
+            Some(&WIDE_GLOBAL)
         } else {
             None
         };
@@ -658,6 +656,65 @@ impl Decoder<'_> {
             d: d.slot,
             srcs,
             reg_bits: d.bits,
+        })
+    }
+
+    /// `cp.async` (PTX ISA 9.7.9.25.3.1) and its group instructions: the
+    /// interpreter copies at once, so committing and waiting do nothing.
+    fn cp_async(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let forms = self.forms(ins)?;
+        let b = self.first(&forms, ins)?;
+        let id = b.form.row.id;
+        if matches!(
+            id,
+            "cp.async.commit_group" | "cp.async.wait_group" | "cp.async.wait_all"
+        ) {
+            return Ok(Op::Nop);
+        }
+        if !matches!(
+            id,
+            "cp.async.ca" | "cp.async.cg" | "cp.async.ca.ignore-src" | "cp.async.cg.ignore-src"
+        ) {
+            return Err(self.unsupported(ins, "bulk and tensor asynchronous copies"));
+        }
+        let operand = |k: usize| {
+            ins.operands.get(k).ok_or_else(|| {
+                self.bad(&ins.full_opcode(), ins.span.start, "an operand is missing")
+            })
+        };
+        let dst_space = match b.get("dst") {
+            Some(q) => Space::from_qualifier(q).unwrap_or(Space::SharedCta),
+            None => Space::SharedCta,
+        };
+        let dst = self.address(operand(0)?, dst_space, ins)?;
+        let src = self.address(operand(1)?, Space::Global, ins)?;
+        let cp_size = match self.value(operand(2)?, ".u32", ins)? {
+            Src::Imm(n @ (4 | 8 | 16)) => n as u8,
+            _ => {
+                return Err(self.bad(
+                    &ins.full_opcode(),
+                    ins.span.start,
+                    "cp-size can only be 4, 8 and 16",
+                ))
+            }
+        };
+        let hint = usize::from(b.has(".L2::cache_hint"));
+        let extra = ins.operands.len().saturating_sub(3 + hint);
+        let (mut src_size, mut ignore_src) = (None, None);
+        if extra > 0 {
+            let op = operand(3)?;
+            if id.ends_with("ignore-src") {
+                ignore_src = Some(self.pred_src(op, ins)?);
+            } else {
+                src_size = Some(self.value(op, ".u32", ins)?);
+            }
+        }
+        Ok(Op::CpAsync {
+            dst,
+            src,
+            cp_size,
+            src_size,
+            ignore_src,
         })
     }
 }

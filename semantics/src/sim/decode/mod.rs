@@ -88,6 +88,38 @@ pub fn prepare(
     d.finish(kernel)
 }
 
+/// As [`prepare`], but an instruction the interpreter does not model
+/// (floating-point arithmetic, mbarriers, ...) becomes [`Op::Opaque`]
+/// rather than an error: for readers that only need to know which
+/// registers it writes (the symbolic executor of `ptx-ub`). The result is
+/// not for [`crate::sim::run`].
+pub fn prepare_lenient(
+    module: &Module,
+    kernel: &str,
+    profile: &WindowProfile,
+) -> Result<Program, LoadError> {
+    let f = module
+        .items
+        .iter()
+        .find_map(|it| match it {
+            Item::Function(f) if f.kind == FunctionKind::Entry && f.name == kernel => Some(f),
+            _ => None,
+        })
+        .ok_or_else(|| LoadError::NoKernel(kernel.to_string()))?;
+    let body = f
+        .body
+        .as_ref()
+        .ok_or_else(|| LoadError::NoBody(kernel.to_string()))?;
+    let mut d = Decoder::new(profile);
+    d.lenient = true;
+    d.module_scope(module)?;
+    d.params(f)?;
+    d.directives(f)?;
+    d.prescan(body)?;
+    d.body(body)?;
+    d.finish(kernel)
+}
+
 pub(crate) struct Decoder<'p> {
     profile: &'p WindowProfile,
     symbols: HashMap<String, Symbol>,
@@ -107,6 +139,8 @@ pub(crate) struct Decoder<'p> {
     labels: HashMap<String, u32>,
     /// Branches waiting for their label: instruction index, label, offset.
     fixups: Vec<(usize, String, u32)>,
+    /// Unmodelled instructions become [`Op::Opaque`].
+    lenient: bool,
 }
 
 fn align_up(x: u64, a: u64) -> u64 {
@@ -147,6 +181,7 @@ impl<'p> Decoder<'p> {
             text: Vec::new(),
             labels: HashMap::new(),
             fixups: Vec::new(),
+            lenient: false,
         }
     }
 
@@ -367,7 +402,12 @@ impl<'p> Decoder<'p> {
                     r?;
                 }
                 Stmt::Instr(ins) => {
-                    let op = self.instruction(ins)?;
+                    let op = match self.instruction(ins) {
+                        Err(LoadError::Unsupported { .. }) if self.lenient => Op::Opaque {
+                            dests: self.written(ins),
+                        },
+                        r => r?,
+                    };
                     let guard = match &ins.guard {
                         Some(g) => {
                             let r = self.reg(&g.pred, ins)?;
@@ -564,6 +604,35 @@ impl<'p> Decoder<'p> {
                 "expected a register or an immediate",
             )),
         }
+    }
+
+    /// The registers an unmodelled instruction writes: those of its first
+    /// operand (`d`, `{d0, d1}`, `d|p`), when that is not an address.
+    fn written(&self, ins: &Instruction) -> Vec<Reg> {
+        fn names<'o>(op: &'o Operand, out: &mut Vec<&'o str>) {
+            match &op.kind {
+                OperandKind::Name(n) => out.push(n),
+                OperandKind::Vector(v) => v.iter().for_each(|o| names(o, out)),
+                OperandKind::Pair(a, b) => {
+                    names(a, out);
+                    names(b, out);
+                }
+                _ => {}
+            }
+        }
+        let mut found = Vec::new();
+        if let Some(first) = ins.operands.first() {
+            names(first, &mut found);
+        }
+        let mut slots = Vec::new();
+        for n in found {
+            if let Some(r) = self.lookup_reg(n) {
+                for k in 0..u32::from(r.bits).div_ceil(64).max(1) {
+                    slots.push(r.slot + k);
+                }
+            }
+        }
+        slots
     }
 
     fn dest(&self, op: &Operand, ins: &Instruction) -> Result<RegInfo, LoadError> {

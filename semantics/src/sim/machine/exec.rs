@@ -2,9 +2,10 @@
 
 use super::regs::register_op;
 use super::{lanes, Lane, Machine, Warp, LANES};
+use crate::precond::{self, table, Env};
 use crate::sim::alu::{self, mask};
 use crate::sim::launch::StopKind;
-use crate::sim::memory::{MISALIGNED, OUTSIDE};
+use crate::sim::memory::OUTSIDE;
 use crate::sim::program::{Access, Addr, MultimemOp, Op, Order, Policy, RedOp, Reg, Src};
 use crate::sim::shfl::{shfl, shfl_sync, ShflLane};
 use crate::sim::space::Space;
@@ -38,27 +39,6 @@ const NOT_MULTIMEM: Undefined = Undefined::behaviour(
     "9.7.9.14",
     "Address operand a must be a multimem address. Otherwise, the behavior is undefined",
 );
-const RANGE_GLOBAL: Undefined = Undefined::behaviour(
-    "9.7.9.16",
-    "If the specified address does not fall within the address window of .global state space then the behavior is undefined",
-);
-const RANGE_ALIGN: Undefined = Undefined::behaviour("9.7.9.16", "`a` must be aligned to 128 bytes");
-const RANGE_SIZE: Undefined = Undefined::behaviour(
-    "9.7.9.16",
-    "The only supported value for the size operand is 128",
-);
-const POLICY_SIZES: Undefined = Undefined::behaviour(
-    "9.7.9.18",
-    "The value of primary-size must be less than or equal to the value of total-size. Maximum allowed value of total-size is 4GB",
-);
-const POLICY_FRACTION: Undefined = Undefined::behaviour(
-    "9.7.9.18",
-    "The valid range of values for the operand fraction is (0.0,.., 1.0]",
-);
-const POLICY_GLOBAL: Undefined = Undefined::behaviour(
-    "9.7.9.18",
-    "If the specified address does not fall within the address window of .global state space then the behavior is undefined",
-);
 const BAR_ID: Undefined = Undefined::behaviour(
     "9.7.13.1",
     "barrier identifiers are 0 to 15; a thread count must be a multiple of the warp size",
@@ -80,12 +60,6 @@ enum Loc {
     Local(usize),
     Const(usize),
     Param(usize),
-}
-
-impl Loc {
-    fn is_global(self) -> bool {
-        matches!(self, Loc::Global(..) | Loc::Const(_) | Loc::Param(_))
-    }
 }
 
 impl Machine<'_> {
@@ -242,7 +216,9 @@ impl Machine<'_> {
                     };
                     if let Err(kind) = r {
                         match kind {
-                            Stop::Undefined(u) if u.effect == Effect::Result => {}
+                            Stop::Undefined(u) if u.effect == Effect::Result => {
+                                self.undefined_result(w, l, pc, u)
+                            }
                             Stop::Undefined(u) => self.undefined(w, l, pc, u),
                             Stop::Indeterminate(why) => {
                                 self.stop(w, l, pc, StopKind::Indeterminate(why))
@@ -255,7 +231,9 @@ impl Machine<'_> {
                 for l in lanes(exec) {
                     if let Err(kind) = self.lane_op(w, l, op) {
                         match kind {
-                            Stop::Undefined(u) if u.effect == Effect::Result => {}
+                            Stop::Undefined(u) if u.effect == Effect::Result => {
+                                self.undefined_result(w, l, pc, u)
+                            }
                             Stop::Undefined(u) => self.undefined(w, l, pc, u),
                             Stop::Indeterminate(why) => {
                                 self.stop(w, l, pc, StopKind::Indeterminate(why))
@@ -354,17 +332,13 @@ impl Machine<'_> {
                 discard,
             } => {
                 let a = self.address(w, l, addr)?;
-                let at = self.place(w);
-                if space == Space::Generic
-                    && !window::isspacep(&self.profile, Space::Global, a, &at)
-                {
-                    return Err(Stop::Undefined(RANGE_GLOBAL));
-                }
-                if size != 128 {
-                    return Err(Stop::Undefined(RANGE_SIZE));
-                }
-                if a % 128 != 0 {
-                    return Err(Stop::Undefined(RANGE_ALIGN));
+                let env = Env {
+                    addr: a,
+                    size,
+                    ..Env::at(&self.place(w))
+                };
+                for pre in table::cache_range(discard, space == Space::Generic) {
+                    precond::check(&self.profile, pre, &env).map_err(Stop::Undefined)?;
                 }
                 if discard {
                     // "Semantically, this behaves like a weak write of an
@@ -380,10 +354,12 @@ impl Machine<'_> {
                         if sv != 0 {
                             return Err(Stop::Indeterminate(OPERAND));
                         }
-                        let f = f32::from_bits(v as u32);
-                        if !(f > 0.0 && f <= 1.0) {
-                            return Err(Stop::Undefined(POLICY_FRACTION));
-                        }
+                        let env = Env {
+                            a: v & 0xffff_ffff,
+                            ..Env::default()
+                        };
+                        precond::check(&self.profile, &table::POLICY_FRACTION, &env)
+                            .map_err(Stop::Undefined)?;
                     }
                     Policy::Range {
                         addr,
@@ -392,21 +368,22 @@ impl Machine<'_> {
                         total,
                     } => {
                         let a = self.address(w, l, addr)?;
-                        let at = self.place(w);
-                        if space == Space::Generic
-                            && !window::isspacep(&self.profile, Space::Global, a, &at)
-                        {
-                            return Err(Stop::Undefined(POLICY_GLOBAL));
+                        let mut env = Env {
+                            addr: a,
+                            ..Env::at(&self.place(w))
+                        };
+                        if space == Space::Generic {
+                            precond::check(&self.profile, &table::POLICY_GLOBAL, &env)
+                                .map_err(Stop::Undefined)?;
                         }
                         let (p, sp) = self.val(w, primary, l);
                         let (t, st) = self.val(w, total, l);
                         if sp | st != 0 {
                             return Err(Stop::Indeterminate(OPERAND));
                         }
-                        let (p, t) = (p & 0xffff_ffff, t & 0xffff_ffff);
-                        if p > t || t > (1u64 << 32) {
-                            return Err(Stop::Undefined(POLICY_SIZES));
-                        }
+                        (env.a, env.b) = (p & 0xffff_ffff, t & 0xffff_ffff);
+                        precond::check(&self.profile, &table::POLICY_SIZES, &env)
+                            .map_err(Stop::Undefined)?;
                     }
                     Policy::Fractional(None) | Policy::Cvt(_) => {}
                 }
@@ -421,7 +398,89 @@ impl Machine<'_> {
                 ref regs,
                 addr,
             } => self.multimem(w, l, op, ty, float, regs, addr)?,
+            Op::CpAsync {
+                dst,
+                src,
+                cp_size,
+                src_size,
+                ignore_src,
+            } => self.cp_async(w, l, dst, src, cp_size, src_size, ignore_src)?,
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// `cp.async` (PTX ISA 9.7.9.25.3.1), done at once: `src-size` bytes
+    /// (all of `cp-size` when absent, none with `ignore-src`) come from the
+    /// source, "remaining bytes in destination dst are filled with zeros".
+    #[allow(clippy::too_many_arguments)]
+    fn cp_async(
+        &mut self,
+        w: usize,
+        l: usize,
+        dst: Addr,
+        src: Addr,
+        cp_size: u8,
+        src_size: Option<Src>,
+        ignore_src: Option<(Src, bool)>,
+    ) -> Result<(), Stop> {
+        let d = self.address(w, l, dst)?;
+        let s = self.address(w, l, src)?;
+        let cp = u64::from(cp_size);
+        let n = match src_size {
+            Some(x) => {
+                let (v, sv) = self.val(w, x, l);
+                if sv & 0xffff_ffff != 0 {
+                    return Err(Stop::Indeterminate(OPERAND));
+                }
+                v & 0xffff_ffff
+            }
+            None => cp,
+        };
+        let ignore = match ignore_src {
+            Some((p, neg)) => {
+                let (v, sv) = self.val(w, p, l);
+                if sv & 1 != 0 {
+                    return Err(Stop::Indeterminate(OPERAND));
+                }
+                (v & 1 != 0) != neg
+            }
+            None => false,
+        };
+        let env = Env {
+            addr: d,
+            addr2: s,
+            cp_size: cp,
+            src_size: n,
+            ..Env::at(&self.place(w))
+        };
+        let pres = table::cp_async();
+        let pres = if ignore_src.is_some() {
+            &pres[1..]
+        } else {
+            &pres[..]
+        };
+        for pre in pres {
+            precond::check(&self.profile, pre, &env).map_err(Stop::Undefined)?;
+        }
+        let from = if ignore { 0 } else { n };
+        let sloc = if from > 0 {
+            Some(
+                self.resolve(w, l, Space::Global, s, from)
+                    .map_err(Stop::Undefined)?,
+            )
+        } else {
+            None
+        };
+        let dloc = self
+            .resolve(w, l, Space::SharedCta, d, cp)
+            .map_err(Stop::Undefined)?;
+        for k in 0..cp as usize {
+            let (v, sh) = match sloc {
+                Some(loc) if (k as u64) < from => self.read_at(loc, k, 1),
+                _ => (0, 0),
+            };
+            self.write_at(dloc, k, 1, v, sh).map_err(Stop::Undefined)?;
         }
         Ok(())
     }
@@ -549,15 +608,24 @@ impl Machine<'_> {
     fn locate(&mut self, w: usize, l: usize, acc: &Access) -> Result<Loc, Stop> {
         let a = self.address(w, l, acc.addr)?;
         let n = u64::from(acc.size) * acc.regs.len() as u64;
-        if n == 0 || a & (n.next_power_of_two() - 1) != 0 {
-            return Err(Stop::Undefined(MISALIGNED));
+        let env = Env {
+            addr: a,
+            size: n.next_power_of_two(),
+            ..Env::at(&self.place(w))
+        };
+        if n == 0 {
+            return Err(Stop::Undefined(table::ALIGNED.undefined()));
+        }
+        precond::check(&self.profile, &table::ALIGNED, &env).map_err(Stop::Undefined)?;
+        if acc.space == Space::ParamEntry {
+            precond::check(&self.profile, &table::LD_PARAM_ENTRY, &env).map_err(Stop::Undefined)?;
         }
         let loc = self
             .resolve(w, l, acc.space, a, n)
             .map_err(Stop::Undefined)?;
-        if let Some(rule) = acc.global_only {
-            if acc.space == Space::Generic && !loc.is_global() {
-                return Err(Stop::Undefined(Undefined::behaviour("9.7.9.8", rule)));
+        if let Some(pre) = acc.global_only {
+            if acc.space == Space::Generic {
+                precond::check(&self.profile, pre, &env).map_err(Stop::Undefined)?;
             }
         }
         match acc.order {
@@ -715,9 +783,12 @@ impl Machine<'_> {
     ) -> Result<(), Stop> {
         let a = self.address(w, l, addr)?;
         let n = u64::from(ty.bits / 8);
-        if a % n != 0 {
-            return Err(Stop::Undefined(MISALIGNED));
-        }
+        let env = Env {
+            addr: a,
+            size: n,
+            ..Env::default()
+        };
+        precond::check(&self.profile, &table::ALIGNED, &env).map_err(Stop::Undefined)?;
         let Some(m) = self
             .launch
             .multicast

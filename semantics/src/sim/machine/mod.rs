@@ -111,6 +111,7 @@ pub(crate) struct Machine<'a> {
     pub steps: u64,
     pub budget_hit: bool,
     pub reports: Vec<Report>,
+    pub undefined_results: Vec<Report>,
 }
 
 /// Runs a prepared kernel.
@@ -138,6 +139,7 @@ pub fn run(prog: &Program, launch: &Launch) -> Result<Outcome, LaunchError> {
         steps: 0,
         budget_hit: false,
         reports: Vec::new(),
+        undefined_results: Vec::new(),
     };
     let n = [
         shape.grid[0] / shape.cluster[0],
@@ -174,6 +176,7 @@ pub fn run(prog: &Program, launch: &Launch) -> Result<Outcome, LaunchError> {
     Ok(Outcome {
         buffers,
         reports: m.reports,
+        undefined_results: m.undefined_results,
         steps: m.steps,
         budget_exhausted: m.budget_hit,
     })
@@ -525,6 +528,26 @@ impl Machine<'_> {
 
     pub(crate) fn undefined(&mut self, w: usize, lane: usize, pc: u32, u: Undefined) {
         self.stop(w, lane, pc, StopKind::Undefined(u));
+    }
+
+    /// An undefined result: the thread goes on; the report is kept.
+    pub(crate) fn undefined_result(&mut self, w: usize, lane: usize, pc: u32, u: Undefined) {
+        if self.undefined_results.len() >= crate::sim::Outcome::RESULTS_KEPT {
+            return;
+        }
+        let (instruction, offset) = self
+            .prog
+            .text
+            .get(pc as usize)
+            .cloned()
+            .unwrap_or_else(|| (String::new(), 0));
+        let thread = self.thread_id(w, lane);
+        self.undefined_results.push(Report {
+            thread,
+            instruction,
+            offset,
+            kind: StopKind::Undefined(u),
+        });
     }
 
     /// A lane exits or stops: barriers it no longer holds up may open.

@@ -1,0 +1,264 @@
+//! `conform ub`: can a kernel reach undefined behaviour? Each instruction
+//! with preconditions gets "cannot happen" (within the bounds) or a
+//! witness, replayed through the simulator (docs/ub.md).
+
+use anyhow::{anyhow, bail, Context, Result};
+use ptx_semantics::catalogue::Target;
+use ptx_semantics::check::{check_module, Options as CheckOptions};
+use ptx_semantics::ptx::ast::{FunctionKind, Item, Module};
+use ptx_semantics::ptx::{self, line_col};
+use ptx_ub::{Analysis, Bounds, Options, Replay, Verdict};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Run a kernel symbolically and report, for every instruction with an
+/// undefined-behaviour precondition, whether the precondition can be broken.
+///
+/// Kernel parameters, the thread's coordinates and loaded values are
+/// unknowns; the launch ranges over the bounds given (each dimension from 1
+/// to the bound; a kernel's .reqnctapercluster fixes the cluster). Loops
+/// unroll to --unroll iterations. A witness gives parameter values, the
+/// launch and the thread, and is replayed through the simulator.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Exit codes: 0 no undefined behaviour can happen within the bounds, 1 a witness was found (or the solver could not decide a precondition), 2 usage error, unreadable or unsupported input."
+)]
+pub struct UbArgs {
+    /// The PTX module.
+    #[arg(value_name = "FILE.ptx")]
+    file: PathBuf,
+    /// The kernel (.entry) to analyse (default: every kernel of the module).
+    #[arg(long)]
+    kernel: Option<String>,
+    /// Check the module for this target first (default: its .target).
+    #[arg(long, value_name = "sm_XX")]
+    target: Option<String>,
+    /// Largest grid, in CTAs: X[,Y[,Z]].
+    #[arg(long, default_value = "8,1,1")]
+    grid: String,
+    /// Largest CTA, in threads: X[,Y[,Z]] (at most 1024 threads in all).
+    #[arg(long, default_value = "256,1,1")]
+    block: String,
+    /// Largest cluster, in CTAs: X[,Y[,Z]].
+    #[arg(long, default_value = "4,1,1")]
+    cluster: String,
+    /// Times a path may take the same backward branch.
+    #[arg(long, default_value_t = 8)]
+    unroll: u32,
+    /// Solver timeout per query, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    timeout_ms: u32,
+    /// Time the search of one kernel may take, in milliseconds (past it,
+    /// preconditions with no witness are reported unknown).
+    #[arg(long, default_value_t = 20000)]
+    budget_ms: u64,
+    /// Do not take 64-bit parameters to be aligned global buffers.
+    #[arg(long)]
+    raw_params: bool,
+    /// Do not replay witnesses through the simulator.
+    #[arg(long)]
+    no_replay: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+fn dims(s: &str, what: &str) -> Result<[u32; 3]> {
+    let mut d = [1u32; 3];
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() > 3 {
+        bail!("--{what}: `{s}` is not X[,Y[,Z]]");
+    }
+    for (k, p) in parts.iter().enumerate() {
+        d[k] = p
+            .trim()
+            .parse()
+            .ok()
+            .filter(|v| *v >= 1)
+            .ok_or_else(|| anyhow!("--{what}: `{p}` is not a positive number"))?;
+    }
+    Ok(d)
+}
+
+fn kernels(module: &Module) -> Vec<String> {
+    module
+        .items
+        .iter()
+        .filter_map(|it| match it {
+            Item::Function(f) if f.kind == FunctionKind::Entry && f.body.is_some() => {
+                Some(f.name.clone())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn run(args: UbArgs) -> Result<ExitCode> {
+    let src = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let name = args.file.display().to_string();
+    let module = ptx::parse(&src).map_err(|e| {
+        let (l, c) = line_col(&src, e.at);
+        anyhow!("{name}:{l}:{c}: {}", e.message)
+    })?;
+    let target = match &args.target {
+        Some(t) => Some(Target::parse(t).ok_or_else(|| anyhow!("--target: `{t}` is not sm_XX"))?),
+        None => None,
+    };
+    let diags = check_module(
+        &module,
+        &CheckOptions {
+            target,
+            ..CheckOptions::default()
+        },
+    );
+    if let Some(d) = diags.first() {
+        let (l, c) = line_col(&src, d.span.start);
+        bail!(
+            "{name}:{l}:{c}: {} (`conform check` lists every finding)",
+            d.message
+        );
+    }
+    let opts = Options {
+        bounds: Bounds {
+            grid: dims(&args.grid, "grid")?,
+            block: dims(&args.block, "block")?,
+            cluster: dims(&args.cluster, "cluster")?,
+        },
+        unroll: args.unroll,
+        timeout_ms: args.timeout_ms,
+        pointer_params: !args.raw_params,
+        budget_ms: args.budget_ms,
+        ..Options::default()
+    };
+    let names = match &args.kernel {
+        Some(k) => vec![k.clone()],
+        None => kernels(&module),
+    };
+    if names.is_empty() {
+        bail!("{name}: no kernel (.entry) with a body");
+    }
+    let mut analyses = Vec::new();
+    for k in &names {
+        let mut a = ptx_ub::analyse(&module, k, &opts).map_err(|e| {
+            let at = match &e {
+                ptx_ub::Error::Load(
+                    ptx_semantics::sim::LoadError::Unsupported { offset, .. }
+                    | ptx_semantics::sim::LoadError::Bad { offset, .. },
+                ) => Some(*offset),
+                _ => None,
+            };
+            match at {
+                Some(o) => {
+                    let (l, c) = line_col(&src, o);
+                    anyhow!("{name}:{l}:{c}: {e}")
+                }
+                None => anyhow!("{name}: {e}"),
+            }
+        })?;
+        if !args.no_replay {
+            for i in 0..a.findings.len() {
+                let r = ptx_ub::replay::replay(&module, k, &opts, &a.findings[i]);
+                a.findings[i].replay = r;
+            }
+        }
+        analyses.push(a);
+    }
+    let bad = analyses
+        .iter()
+        .any(|a| a.witnesses() > 0 || a.unknowns() > 0);
+    if args.json {
+        let v = serde_json::json!({
+            "file": name,
+            "options": opts,
+            "kernels": analyses.iter().map(|a| json_kernel(&src, a)).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        for a in &analyses {
+            print_text(&name, &src, a);
+        }
+    }
+    Ok(ExitCode::from(u8::from(bad)))
+}
+
+fn json_kernel(src: &str, a: &Analysis) -> serde_json::Value {
+    let mut v = serde_json::to_value(a).unwrap_or(serde_json::Value::Null);
+    if let Some(fs) = v.get_mut("findings").and_then(|f| f.as_array_mut()) {
+        for (f, finding) in fs.iter_mut().zip(&a.findings) {
+            let (l, c) = line_col(src, finding.offset);
+            f["line"] = serde_json::json!(l);
+            f["column"] = serde_json::json!(c);
+        }
+    }
+    v
+}
+
+fn print_text(name: &str, src: &str, a: &Analysis) {
+    let confirmed = a
+        .findings
+        .iter()
+        .filter(|f| matches!(f.replay, Some(Replay::Confirmed)))
+        .count();
+    println!(
+        "{name}: kernel {}: {} precondition(s) at {} instruction(s): {} witness(es) ({} replayed and confirmed), {} unknown; {} path(s), {} cut at the unroll bound{}, {} queries, {:.1} ms",
+        a.kernel,
+        a.findings.len(),
+        {
+            let mut pcs: Vec<usize> = a.findings.iter().map(|f| f.pc).collect();
+            pcs.dedup();
+            pcs.len()
+        },
+        a.witnesses(),
+        confirmed,
+        a.unknowns(),
+        a.paths,
+        a.unroll_cut,
+        if a.path_limit_hit { ", path limit reached" } else { "" },
+        a.queries,
+        a.solve_ms,
+    );
+    if a.opaque > 0 {
+        println!(
+            "  ({} instruction(s) not interpreted: their results are unconstrained)",
+            a.opaque
+        );
+    }
+    for f in &a.findings {
+        let (l, c) = line_col(src, f.offset);
+        let pre = f.precondition;
+        let verdict = match &f.verdict {
+            Verdict::CannotHappen => "cannot happen".to_string(),
+            Verdict::Witness(_) => "witness".to_string(),
+            Verdict::Unknown { reason } => format!("unknown ({reason})"),
+        };
+        println!(
+            "{name}:{l}:{c}: {verdict}: `{}`: {} (PTX ISA {}): {}",
+            f.instruction, pre.id, pre.section, pre.rule
+        );
+        if let Verdict::Witness(w) = &f.verdict {
+            let params: Vec<String> = w.params.iter().map(|(n, v)| format!("{n}={v}")).collect();
+            println!(
+                "    launch: grid {:?}, block {:?}, cluster {:?}; thread: ctaid {:?}, tid {:?}",
+                w.grid, w.block, w.cluster, w.ctaid, w.tid
+            );
+            if !params.is_empty() {
+                println!("    params: {}", params.join(", "));
+            }
+            let vals: Vec<String> = w
+                .values
+                .iter()
+                .map(|(n, v)| format!("{n}={v:#x}"))
+                .collect();
+            println!("    at the instruction: {}", vals.join(", "));
+            match &f.replay {
+                Some(Replay::Confirmed) => println!("    replay: confirmed"),
+                Some(Replay::NotConfirmed { what }) => {
+                    println!("    replay: NOT confirmed: {what}")
+                }
+                Some(Replay::Impossible { why }) => println!("    replay: not possible: {why}"),
+                None => {}
+            }
+        }
+    }
+}

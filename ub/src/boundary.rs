@@ -1,0 +1,210 @@
+//! Inputs on both sides of a precondition's boundary, chosen by Z3: the
+//! largest value of one var for which the precondition holds and the
+//! smallest larger value for which it does not (the last address inside a
+//! window and the first outside; the largest legal size and the next).
+//! Both sides are checked with the concrete interpreter before they are
+//! returned, so the two readings of the precondition agree at the edge.
+
+use ptx_semantics::precond::{self, eval_cond, table, Env, Precondition, Var};
+use ptx_semantics::sim::WindowProfile;
+use serde::Serialize;
+use z3::ast::BV;
+use z3::{Optimize, SatResult};
+
+use crate::z3dom::{lit, Terms, Z3};
+
+/// One boundary: the environment on the defined side and on the
+/// undefined side; they differ only in `var`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Boundary {
+    pub precondition: &'static str,
+    pub section: &'static str,
+    pub var: &'static str,
+    pub defined: u64,
+    pub undefined: u64,
+    #[serde(skip)]
+    pub env: Env,
+}
+
+/// A precondition, the var to move, and the values of the others.
+pub struct Edge {
+    pub pre: &'static Precondition,
+    pub var: Var,
+    pub fixed: Env,
+}
+
+fn set(env: &mut Env, v: Var, x: u64) {
+    match v {
+        Var::A => env.a = x,
+        Var::B => env.b = x,
+        Var::Addr => env.addr = x,
+        Var::Addr2 => env.addr2 = x,
+        Var::Size => env.size = x,
+        Var::CpSize => env.cp_size = x,
+        Var::SrcSize => env.src_size = x,
+        Var::Mask => env.mask = x,
+        Var::Lane => env.lane = x,
+        Var::Rank => env.rank = x,
+        Var::ClusterSize => env.cluster_size = x,
+        Var::ParamBytes => env.param_bytes = x,
+        Var::ConstBytes => env.const_bytes = x,
+    }
+}
+
+const ALL_VARS: [Var; 13] = [
+    Var::A,
+    Var::B,
+    Var::Addr,
+    Var::Addr2,
+    Var::Size,
+    Var::CpSize,
+    Var::SrcSize,
+    Var::Mask,
+    Var::Lane,
+    Var::Rank,
+    Var::ClusterSize,
+    Var::ParamBytes,
+    Var::ConstBytes,
+];
+
+/// The boundary of `edge` (`None` when the precondition never holds, or
+/// never fails above its largest defined value).
+pub fn boundary(edge: &Edge, profile: &WindowProfile) -> Option<Boundary> {
+    let x = BV::new_const("x", 64);
+    let mut terms = Terms::default();
+    for v in ALL_VARS {
+        let t = if v == edge.var {
+            x.clone()
+        } else {
+            lit(edge.fixed.get(v))
+        };
+        terms = terms.with(v, t);
+    }
+    let holds = eval_cond(&Z3(&terms), profile, &edge.pre.holds);
+    let largest = |extra: Option<u64>, want: bool| -> Option<u64> {
+        let opt = Optimize::new();
+        opt.assert(if want { holds.clone() } else { holds.not() });
+        match extra {
+            // the smallest value above `d` that breaks the precondition
+            Some(d) => {
+                opt.assert(x.bvugt(lit(d)));
+                opt.minimize(&x);
+            }
+            None => opt.maximize(&x),
+        }
+        if opt.check(&[]) != SatResult::Sat {
+            return None;
+        }
+        opt.get_model()?.eval(&x, true)?.as_u64()
+    };
+    let defined = largest(None, true)?;
+    let undefined = largest(Some(defined), false)?;
+    // both sides, read concretely
+    let mut d = edge.fixed;
+    set(&mut d, edge.var, defined);
+    let mut u = edge.fixed;
+    set(&mut u, edge.var, undefined);
+    let concrete_agrees = precond::holds(profile, &edge.pre.holds, &d)
+        && !precond::holds(profile, &edge.pre.holds, &u);
+    concrete_agrees.then_some(Boundary {
+        precondition: edge.pre.id,
+        section: edge.pre.section,
+        var: edge.var.name(),
+        defined,
+        undefined,
+        env: edge.fixed,
+    })
+}
+
+/// The boundaries of the preconditions that have a natural "largest legal
+/// value": a CTA of rank 1 in a cluster of 4, 16 bytes of parameters.
+pub fn standard() -> Vec<Edge> {
+    let at = Env {
+        rank: 1,
+        cluster_size: 4,
+        param_bytes: 16,
+        const_bytes: 64,
+        ..Env::default()
+    };
+    vec![
+        Edge {
+            pre: &table::CVTA_TO_SHARED_CTA,
+            var: Var::A,
+            fixed: at,
+        },
+        Edge {
+            pre: &table::CVTA_TO_SHARED_CLUSTER,
+            var: Var::A,
+            fixed: at,
+        },
+        Edge {
+            pre: &table::CVTA_TO_PARAM,
+            var: Var::A,
+            fixed: at,
+        },
+        Edge {
+            pre: &table::CVTA_TO_CONST,
+            var: Var::A,
+            fixed: at,
+        },
+        Edge {
+            pre: &table::CVTA_SHARED_CTA,
+            var: Var::A,
+            fixed: at,
+        },
+        Edge {
+            pre: &table::MAPA_RANK,
+            var: Var::B,
+            fixed: at,
+        },
+        Edge {
+            pre: &table::CP_ASYNC_SRC_SIZE,
+            var: Var::SrcSize,
+            fixed: Env { cp_size: 16, ..at },
+        },
+        Edge {
+            pre: &table::LD_PARAM_ENTRY,
+            var: Var::Addr,
+            fixed: Env { size: 4, ..at },
+        },
+        Edge {
+            pre: &table::POLICY_SIZES,
+            var: Var::B,
+            fixed: Env { a: 0, ..at },
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The edges worked out by hand from the spec's rules and the SM90
+    /// profile (shared window at 0x7fe0_0000_0000, 16 MiB per CTA; params
+    /// at 0x7fdf_da28_0210; const at 0x7fdf_d280_0000).
+    #[test]
+    fn boundaries_sit_where_the_rules_put_them() {
+        let want: &[(&str, u64, u64)] = &[
+            ("cvta.to.shared::cta", 0x7fe0_01ff_ffff, 0x7fe0_0200_0000),
+            (
+                "cvta.to.shared::cluster",
+                0x7fe0_03ff_ffff,
+                0x7fe0_0400_0000,
+            ),
+            ("cvta.to.param::entry", 0x7fdf_da28_021f, 0x7fdf_da28_0220),
+            ("cvta.to.const", 0x7fdf_d280_003f, 0x7fdf_d280_0040),
+            ("cvta.shared::cta", 0x01ff_ffff, 0x0200_0000),
+            ("mapa.rank", 3, 4),
+            ("cp.async.src-size", 16, 17),
+            ("ld.param::entry", 12, 13),
+            ("createpolicy.range.sizes", 1 << 32, (1 << 32) + 1),
+        ];
+        let p = WindowProfile::SM90;
+        let got: Vec<(&str, u64, u64)> = standard()
+            .iter()
+            .filter_map(|e| boundary(e, &p))
+            .map(|b| (b.precondition, b.defined, b.undefined))
+            .collect();
+        assert_eq!(got, want);
+    }
+}

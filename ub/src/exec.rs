@@ -1,0 +1,1060 @@
+//! The symbolic executor: one thread whose place in the launch is a set of
+//! Z3 terms, over the instructions `ptx_semantics::sim` decodes.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use ptx_semantics::precond::{self, eval_cond, table, Precondition, Var};
+use ptx_semantics::ptx::ast::Module;
+use ptx_semantics::sim::program::{Access, Addr, Op, Policy, Program, Src, Sreg};
+use ptx_semantics::sim::{self, Effect, Space, WindowProfile};
+use z3::ast::{Ast, Bool, BV};
+use z3::{Model, Params, SatResult, Solver};
+
+use crate::alu::{self, low, mask64, widen, zext64};
+use crate::z3dom::{lit, Terms, Z3};
+use crate::{Analysis, Error, Finding, Options, Verdict, Witness};
+
+/// The thread: its coordinates and the launch's shape, as terms.
+struct Thread {
+    tid: [BV; 3],
+    ntid: [BV; 3],
+    ctaid: [BV; 3],
+    nctaid: [BV; 3],
+    cluster_ctaid: [BV; 3],
+    cluster_nctaid: [BV; 3],
+    clusterid: [BV; 3],
+    nclusterid: [BV; 3],
+    rank: BV,
+    nrank: BV,
+    lane: BV,
+    warp: BV,
+}
+
+/// A 32-bit size `1..=bound` (the literal 1 when the bound is 1) and an
+/// index below it (the literal 0 then).
+fn size_and_index(size: &str, index: &str, bound: u32, c: &mut Vec<Bool>) -> (BV, BV) {
+    if bound <= 1 {
+        return (BV::from_u64(1, 32), BV::from_u64(0, 32));
+    }
+    let n = BV::new_const(size, 32);
+    let i = BV::new_const(index, 32);
+    c.push(n.bvuge(BV::from_u64(1, 32)));
+    c.push(n.bvule(BV::from_u64(u64::from(bound), 32)));
+    c.push(i.bvult(&n));
+    (n, i)
+}
+
+/// `a * b` in 32 bits, with a constraint that it does not wrap.
+fn mul32(a: &BV, b: &BV, c: &mut Vec<Bool>) -> BV {
+    c.push(a.bvmul_no_overflow(b, false));
+    a.bvmul(b)
+}
+
+impl Thread {
+    /// The terms and the constraints that tie them to the bounds (and to
+    /// each other, as the simulator lays clusters out). Terms are 32 bits
+    /// wide (zero-extended where they are read); a dimension whose bound
+    /// is 1 is the literal 1, its index 0.
+    fn new(opts: &Options, fixed_cluster: Option<[u32; 3]>) -> (Thread, Vec<Bool>) {
+        let b = &opts.bounds;
+        let mut c = Vec::new();
+        let axes = ["x", "y", "z"];
+        let mut tid = Vec::new();
+        let mut ntid = Vec::new();
+        let mut cl = Vec::new();
+        let mut ncl = Vec::new();
+        let mut cid = Vec::new();
+        let mut ncid = Vec::new();
+        let mut ctaid = Vec::new();
+        let mut nctaid = Vec::new();
+        for (k, a) in axes.iter().enumerate() {
+            let (n, i) = size_and_index(
+                &format!("%ntid.{a}"),
+                &format!("%tid.{a}"),
+                b.block[k],
+                &mut c,
+            );
+            ntid.push(n);
+            tid.push(i);
+            let (n, i) = match fixed_cluster {
+                Some(d) => {
+                    let n = BV::from_u64(u64::from(d[k].max(1)), 32);
+                    let i = if d[k] <= 1 {
+                        BV::from_u64(0, 32)
+                    } else {
+                        let i = BV::new_const(format!("%cluster_ctaid.{a}"), 32);
+                        c.push(i.bvult(&n));
+                        i
+                    };
+                    (n, i)
+                }
+                None => size_and_index(
+                    &format!("%cluster_nctaid.{a}"),
+                    &format!("%cluster_ctaid.{a}"),
+                    b.cluster[k].min(b.grid[k]),
+                    &mut c,
+                ),
+            };
+            let (gn, gi) = size_and_index(
+                &format!("%nclusterid.{a}"),
+                &format!("%clusterid.{a}"),
+                b.grid[k],
+                &mut c,
+            );
+            let n_cta = mul32(&gn, &n, &mut c);
+            c.push(n_cta.bvule(BV::from_u64(u64::from(b.grid[k].max(1)), 32)));
+            let cta = mul32(&gi, &n, &mut c).bvadd(&i);
+            ctaid.push(cta);
+            nctaid.push(n_cta);
+            cl.push(i);
+            ncl.push(n);
+            cid.push(gi);
+            ncid.push(gn);
+        }
+        let threads = mul32(&mul32(&ntid[0], &ntid[1], &mut c), &ntid[2], &mut c);
+        c.push(threads.bvule(BV::from_u64(1024, 32)));
+        let linear = tid[0].bvadd(
+            tid[1]
+                .bvmul(&ntid[0])
+                .bvadd(tid[2].bvmul(ntid[0].bvmul(&ntid[1]))),
+        );
+        let nrank = ncl[0].bvmul(&ncl[1]).bvmul(&ncl[2]);
+        let rank = cl[0].bvadd(
+            cl[1]
+                .bvmul(&ncl[0])
+                .bvadd(cl[2].bvmul(ncl[0].bvmul(&ncl[1]))),
+        );
+        let wide = |v: Vec<BV>| -> [BV; 3] {
+            let w: Vec<BV> = v.iter().map(zext64).collect();
+            [w[0].clone(), w[1].clone(), w[2].clone()]
+        };
+        let t = Thread {
+            tid: wide(tid),
+            ntid: wide(ntid),
+            ctaid: wide(ctaid),
+            nctaid: wide(nctaid),
+            cluster_ctaid: wide(cl),
+            cluster_nctaid: wide(ncl),
+            clusterid: wide(cid),
+            nclusterid: wide(ncid),
+            rank: zext64(&rank),
+            nrank: zext64(&nrank),
+            lane: zext64(&linear.extract(4, 0)),
+            warp: zext64(&linear.bvlshr(BV::from_u64(5, 32))),
+        };
+        (t, c)
+    }
+
+    fn sreg(&self, s: Sreg) -> BV {
+        let k = |a: u8| usize::from(a.min(2));
+        match s {
+            Sreg::Tid(a) => self.tid[k(a)].clone(),
+            Sreg::Ntid(a) => self.ntid[k(a)].clone(),
+            Sreg::Ctaid(a) => self.ctaid[k(a)].clone(),
+            Sreg::Nctaid(a) => self.nctaid[k(a)].clone(),
+            Sreg::ClusterCtaid(a) => self.cluster_ctaid[k(a)].clone(),
+            Sreg::ClusterNctaid(a) => self.cluster_nctaid[k(a)].clone(),
+            Sreg::Clusterid(a) => self.clusterid[k(a)].clone(),
+            Sreg::Nclusterid(a) => self.nclusterid[k(a)].clone(),
+            Sreg::ClusterCtarank => self.rank.clone(),
+            Sreg::ClusterNctarank => self.nrank.clone(),
+            Sreg::Laneid => self.lane.clone(),
+            Sreg::Warpid => self.warp.clone(),
+            Sreg::LanemaskEq => lit(1).bvshl(&self.lane),
+            Sreg::LanemaskLt => lit(1).bvshl(&self.lane).bvsub(lit(1)),
+            Sreg::LanemaskLe => lit(2).bvshl(&self.lane).bvsub(lit(1)),
+            Sreg::LanemaskGe => mask64(&lit(1).bvshl(&self.lane).bvsub(lit(1)).bvnot(), 32),
+            Sreg::LanemaskGt => mask64(&lit(2).bvshl(&self.lane).bvsub(lit(1)).bvnot(), 32),
+            _ => BV::fresh_const("sreg", 64),
+        }
+    }
+}
+
+/// A path: where it is, its registers, what it assumed, what it loaded.
+#[derive(Clone)]
+struct Path {
+    pc: usize,
+    regs: Vec<BV>,
+    cond: Vec<Bool>,
+    visits: HashMap<usize, u32>,
+    /// Global loads: the path condition when loaded, address, bytes,
+    /// value.
+    loads: Vec<(Bool, BV, u8, BV)>,
+}
+
+/// One precondition at one instruction, over all paths so far.
+struct Acc {
+    witness: Option<Witness>,
+    unknown: Option<String>,
+}
+
+struct Search<'p> {
+    prog: &'p Program,
+    profile: WindowProfile,
+    opts: &'p Options,
+    solver: Solver,
+    thread: Thread,
+    params: Vec<BV>,
+    found: HashMap<(usize, &'static str), Acc>,
+    queries: usize,
+    /// The search stopped at a limit: what has no witness is unknown.
+    stopped: bool,
+}
+
+/// Runs kernel `kernel` of `module` symbolically and answers every
+/// precondition of every instruction.
+pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis, Error> {
+    let start = Instant::now();
+    let profile = WindowProfile::SM90;
+    let prog = sim::prepare_lenient(module, kernel, &profile).map_err(Error::Load)?;
+    let solver = Solver::new();
+    let mut params = Params::new();
+    params.set_u32("timeout", opts.timeout_ms);
+    solver.set_params(&params);
+    let (thread, constraints) = Thread::new(opts, prog.cluster_dims);
+    for c in &constraints {
+        solver.assert(c);
+    }
+    let mut vals = Vec::new();
+    let mut prev: Option<BV> = None;
+    for p in &prog.params {
+        let bits = (p.size.clamp(1, 64) * 8) as u32;
+        let v = BV::new_const(format!("param.{}", p.name), bits);
+        if opts.pointer_params && p.size == 8 {
+            let heap = profile.global_heap;
+            solver.assert(v.bvuge(lit(heap)));
+            solver.assert(v.bvult(lit(heap + (1 << 39))));
+            solver.assert(v.extract(7, 0).eq(BV::from_u64(0, 8)));
+            if let Some(q) = &prev {
+                solver.assert(v.bvuge(q.bvadd(lit(Options::BUFFER))));
+            }
+            prev = Some(v.clone());
+        }
+        vals.push(v);
+    }
+    let mut s = Search {
+        prog: &prog,
+        profile,
+        opts,
+        solver,
+        thread,
+        params: vals,
+        found: HashMap::new(),
+        queries: 0,
+        stopped: false,
+    };
+    let mut work = vec![Path {
+        pc: 0,
+        regs: vec![lit(0); prog.slots() as usize],
+        cond: Vec::new(),
+        visits: HashMap::new(),
+        loads: Vec::new(),
+    }];
+    let (mut paths, mut cut, mut limit_hit) = (0usize, 0usize, false);
+    // Paths advance lowest pc first; paths that meet at a pc (with the same
+    // loop counts) merge into one whose registers are if-then-else terms,
+    // so a chain of branches costs one path, not one per combination.
+    while !work.is_empty() {
+        if work.len() > opts.max_paths || start.elapsed().as_millis() > u128::from(opts.budget_ms) {
+            limit_hit = true;
+            break;
+        }
+        let first = (0..work.len()).min_by_key(|&i| work[i].pc).unwrap_or(0);
+        let mut path = work.swap_remove(first);
+        let mut k = 0;
+        while k < work.len() {
+            if work[k].pc == path.pc && work[k].visits == path.visits {
+                let other = work.swap_remove(k);
+                path = merge(path, other);
+            } else {
+                k += 1;
+            }
+        }
+        match s.step(&mut path) {
+            Next::Go => work.push(path),
+            Next::End => paths += 1,
+            Next::Cut => cut += 1,
+            Next::Fork(other) => {
+                work.push(path);
+                work.push(*other);
+            }
+        }
+    }
+    if limit_hit {
+        s.stopped = true;
+    }
+    let findings = s.findings();
+    let opaque = prog
+        .code()
+        .iter()
+        .filter(|i| matches!(i.op, Op::Opaque { .. }))
+        .count();
+    Ok(Analysis {
+        kernel: kernel.to_string(),
+        findings,
+        paths,
+        unroll_cut: cut,
+        path_limit_hit: limit_hit,
+        queries: s.queries,
+        solve_ms: start.elapsed().as_secs_f64() * 1e3,
+        opaque,
+    })
+}
+
+enum Next {
+    Go,
+    End,
+    Cut,
+    Fork(Box<Path>),
+}
+
+/// The preconditions an instruction must meet, in the simulator's order,
+/// with the terms of their vars.
+fn preconditions_of(s: &Search, path: &Path, op: &Op) -> Vec<(&'static Precondition, Terms)> {
+    let base = s.base_terms();
+    let mut out: Vec<(&'static Precondition, Terms)> = Vec::new();
+    match op {
+        Op::Ld(acc) | Op::St(acc) => {
+            let n = u64::from(acc.size) * acc.regs.len() as u64;
+            let t = base
+                .with(Var::Addr, s.address(path, acc.addr))
+                .with(Var::Size, lit(n.next_power_of_two()));
+            out.push((&table::ALIGNED, t.clone()));
+            if acc.space == Space::ParamEntry {
+                let t = t.clone().with(Var::Size, lit(n));
+                out.push((&table::LD_PARAM_ENTRY, t));
+            }
+            if let (Some(pre), Space::Generic) = (acc.global_only, acc.space) {
+                out.push((pre, t));
+            }
+        }
+        Op::Cvta { a, space, to, .. } => {
+            if let Some(pre) = table::cvta(*space, *to) {
+                out.push((pre, base.with(Var::A, s.value(path, *a))));
+            }
+        }
+        Op::Mapa { a, b, generic, .. } => {
+            let t = base
+                .with(Var::A, s.value(path, *a))
+                .with(Var::B, mask64(&s.value(path, *b), 32));
+            for pre in table::mapa(*generic) {
+                out.push((pre, t.clone()));
+            }
+        }
+        Op::Getctarank { a, generic, .. } => {
+            out.push((
+                table::getctarank(*generic),
+                base.with(Var::A, s.value(path, *a)),
+            ));
+        }
+        Op::Shfl { mask: Some(m), .. } => {
+            let t = base
+                .with(Var::Mask, mask64(&s.value(path, *m), 32))
+                .with(Var::Lane, s.thread.lane.clone());
+            out.push((&table::SHFL_MEMBER, t));
+        }
+        Op::CpAsync {
+            dst,
+            src,
+            cp_size,
+            src_size,
+            ignore_src,
+        } => {
+            let cp = lit(u64::from(*cp_size));
+            let n = match src_size {
+                Some(x) => mask64(&s.value(path, *x), 32),
+                None => cp.clone(),
+            };
+            let t = base
+                .with(Var::Addr, s.address(path, *dst))
+                .with(Var::Addr2, s.address(path, *src))
+                .with(Var::CpSize, cp)
+                .with(Var::SrcSize, n);
+            let pres = table::cp_async();
+            let skip = usize::from(ignore_src.is_some());
+            for pre in &pres[skip..] {
+                out.push((pre, t.clone()));
+            }
+        }
+        Op::CacheRange {
+            addr,
+            space,
+            size,
+            discard,
+        } => {
+            let t = base
+                .with(Var::Addr, s.address(path, *addr))
+                .with(Var::Size, lit(*size));
+            for pre in table::cache_range(*discard, *space == Space::Generic) {
+                out.push((pre, t.clone()));
+            }
+        }
+        Op::Createpolicy { policy, .. } => match policy {
+            Policy::Range {
+                addr,
+                space,
+                primary,
+                total,
+            } => {
+                let t = base
+                    .with(Var::Addr, s.address(path, *addr))
+                    .with(Var::A, mask64(&s.value(path, *primary), 32))
+                    .with(Var::B, mask64(&s.value(path, *total), 32));
+                if *space == Space::Generic {
+                    out.push((&table::POLICY_GLOBAL, t.clone()));
+                }
+                out.push((&table::POLICY_SIZES, t));
+            }
+            Policy::Fractional(Some(f)) => {
+                let t = base.with(Var::A, mask64(&s.value(path, *f), 32));
+                out.push((&table::POLICY_FRACTION, t));
+            }
+            _ => {}
+        },
+        Op::Multimem { ty, addr, .. } => {
+            let t = base
+                .with(Var::Addr, s.address(path, *addr))
+                .with(Var::Size, lit(u64::from(ty.bits / 8)));
+            out.push((&table::ALIGNED, t));
+        }
+        _ => {}
+    }
+    out
+}
+
+impl Search<'_> {
+    fn base_terms(&self) -> Terms {
+        Terms::default()
+            .with(Var::Rank, self.thread.rank.clone())
+            .with(Var::ClusterSize, self.thread.nrank.clone())
+            .with(Var::ParamBytes, lit(self.prog.param_bytes))
+            .with(Var::ConstBytes, lit(self.prog.const_bytes()))
+    }
+
+    fn value(&self, path: &Path, s: Src) -> BV {
+        match s {
+            Src::Reg(r) => path.regs[r as usize].clone(),
+            Src::Imm(v) => lit(v),
+            Src::Sreg(sr) => self.thread.sreg(sr),
+            Src::SharedAddr(off) => self
+                .thread
+                .rank
+                .bvshl(lit(u64::from(self.profile.rank_shift)))
+                .bvor(lit(off)),
+            Src::Reg128(_) | Src::Unspecified => BV::fresh_const("value", 64),
+        }
+    }
+
+    fn address(&self, path: &Path, a: Addr) -> BV {
+        self.value(path, a.base).bvadd(lit(a.offset as u64))
+    }
+
+    fn guard(&self, path: &Path, g: Option<(u32, bool)>) -> Option<Bool> {
+        g.map(|(r, neg)| {
+            let on = low(&path.regs[r as usize], 1).eq(BV::from_u64(1, 1));
+            if neg {
+                on.not()
+            } else {
+                on
+            }
+        })
+    }
+
+    fn check(&mut self, assumptions: &[Bool]) -> SatResult {
+        self.queries += 1;
+        self.solver.check_assumptions(assumptions)
+    }
+
+    /// Asks each precondition of the instruction at the path's pc.
+    fn ask(&mut self, path: &mut Path, guard: &Option<Bool>, op: &Op) {
+        let pres = preconditions_of(self, path, op);
+        let mut held: Vec<Bool> = Vec::new();
+        for (pre, terms) in pres {
+            let holds = eval_cond(&Z3(&terms), &self.profile, &pre.holds);
+            let key = (path.pc, pre.id);
+            let done = self.found.get(&key).is_some_and(|a| a.witness.is_some());
+            if !done {
+                let mut q = path.cond.clone();
+                q.extend(guard.iter().cloned());
+                q.extend(held.iter().cloned());
+                q.push(holds.not());
+                let r = self.check(&q);
+                let (witness, unknown) = match r {
+                    SatResult::Sat => (
+                        self.solver
+                            .get_model()
+                            .map(|m| self.witness(&m, path, &terms)),
+                        None,
+                    ),
+                    SatResult::Unknown => (
+                        None,
+                        Some(
+                            self.solver
+                                .get_reason_unknown()
+                                .unwrap_or_else(|| "unknown".into()),
+                        ),
+                    ),
+                    SatResult::Unsat => (None, None),
+                };
+                let acc = self.found.entry(key).or_insert(Acc {
+                    witness: None,
+                    unknown: None,
+                });
+                if witness.is_some() {
+                    acc.witness = witness;
+                }
+                if unknown.is_some() {
+                    acc.unknown = unknown;
+                }
+            }
+            // the thread goes on only where the behaviour was defined
+            if pre.effect == Effect::Behaviour {
+                let h = match guard {
+                    Some(g) => g.implies(&holds),
+                    None => holds.clone(),
+                };
+                path.cond.push(h);
+            }
+            held.push(holds);
+        }
+    }
+
+    fn witness(&self, m: &Model, path: &Path, terms: &Terms) -> Witness {
+        let num = |t: &BV| m.eval(t, true).and_then(|v| v.as_u64()).unwrap_or(0);
+        let three = |d: &[BV; 3]| d.clone().map(|t| num(&t) as u32);
+        let mut params = Vec::new();
+        let mut param_bytes = Vec::new();
+        for (p, v) in self.prog.params.iter().zip(&self.params) {
+            let bytes: Vec<u8> = (0..p.size.min(64))
+                .map(|k| {
+                    let b = v.extract(k as u32 * 8 + 7, k as u32 * 8);
+                    num(&zext64(&b)) as u8
+                })
+                .collect();
+            let shown = if p.size <= 8 {
+                let mut x = [0u8; 8];
+                x[..bytes.len()].copy_from_slice(&bytes);
+                format!("{:#x}", u64::from_le_bytes(x))
+            } else {
+                bytes.iter().map(|b| format!("{b:02x}")).collect()
+            };
+            params.push((p.name.clone(), shown));
+            param_bytes.push(bytes);
+        }
+        let values = terms
+            .vars
+            .iter()
+            .filter(|(v, _)| !matches!(v, Var::ParamBytes | Var::ConstBytes))
+            .map(|(v, t)| (v.name().to_string(), num(t)))
+            .collect();
+        let loads = path
+            .loads
+            .iter()
+            .filter(|(when, ..)| m.eval(when, true).and_then(|b| b.as_bool()) == Some(true))
+            .map(|(_, a, n, v)| (num(a), *n, num(v)))
+            .collect();
+        Witness {
+            params,
+            grid: three(&self.thread.nctaid),
+            block: three(&self.thread.ntid),
+            cluster: three(&self.thread.cluster_nctaid),
+            ctaid: three(&self.thread.ctaid),
+            tid: three(&self.thread.tid),
+            values,
+            loads,
+            param_bytes,
+        }
+    }
+
+    /// A loaded value of `bytes`, sign- or zero-extended into a register of
+    /// `reg_bits`.
+    fn loaded(&self, path: &mut Path, acc: &Access, addr: &BV, k: usize) -> BV {
+        let n = u32::from(acc.size) * 8;
+        let v = if acc.space == Space::ParamEntry {
+            self.param_value(addr, acc.size, k)
+        } else {
+            None
+        };
+        let v = v.unwrap_or_else(|| {
+            let v = BV::fresh_const("load", n.min(64));
+            if matches!(acc.space, Space::Global | Space::Generic) && n <= 64 {
+                let at = addr.bvadd(lit((k * usize::from(acc.size)) as u64));
+                let when = Bool::and(&path.cond);
+                path.loads.push((when, at, acc.size, zext64(&v)));
+            }
+            v
+        });
+        let reg_bits = u32::from(acc.reg_bits.get(k).copied().unwrap_or(64)).clamp(1, 64);
+        let to = reg_bits.max(n.min(64));
+        mask64(&widen(&v, n.min(64), to, acc.signed), to)
+    }
+
+    /// A kernel parameter's bytes at a constant offset.
+    fn param_value(&self, addr: &BV, size: u8, k: usize) -> Option<BV> {
+        let off = addr.simplify().as_u64()? + (k * usize::from(size)) as u64;
+        let (i, p) = self
+            .prog
+            .params
+            .iter()
+            .enumerate()
+            .find(|(_, p)| off >= p.offset && off + u64::from(size) <= p.offset + p.size)?;
+        let lo = ((off - p.offset) * 8) as u32;
+        let hi = lo + u32::from(size) * 8 - 1;
+        let v = &self.params[i];
+        (hi < v.get_size()).then(|| v.extract(hi, lo))
+    }
+
+    fn set(&self, path: &mut Path, guard: &Option<Bool>, d: u32, v: BV) {
+        let d = d as usize;
+        if d >= path.regs.len() {
+            return;
+        }
+        path.regs[d] = match guard {
+            Some(g) => g.ite(&v, &path.regs[d]),
+            None => v,
+        };
+    }
+
+    fn step(&mut self, path: &mut Path) -> Next {
+        let Some(instr) = self.prog.code().get(path.pc) else {
+            return Next::End;
+        };
+        let guard = self.guard(path, instr.guard);
+        match &instr.op {
+            Op::Exit => {
+                return match guard {
+                    None => Next::End,
+                    Some(g) => {
+                        path.cond.push(g.not());
+                        if self.check(&path.cond) == SatResult::Unsat {
+                            return Next::End;
+                        }
+                        path.pc += 1;
+                        Next::Go
+                    }
+                };
+            }
+            Op::Bra { target } => {
+                let target = *target as usize;
+                let backward = target <= path.pc;
+                let unroll = self.opts.unroll;
+                let Some(g) = guard else {
+                    return if take(path, target, backward, unroll) {
+                        Next::Go
+                    } else {
+                        Next::Cut
+                    };
+                };
+                let mut taken_cond = path.cond.clone();
+                taken_cond.push(g.clone());
+                let mut fall_cond = path.cond.clone();
+                fall_cond.push(g.not());
+                let can_take = self.check(&taken_cond) != SatResult::Unsat;
+                let can_fall = self.check(&fall_cond) != SatResult::Unsat;
+                let mut taken = path.clone();
+                taken.cond = taken_cond;
+                path.cond = fall_cond;
+                path.pc += 1;
+                return match (can_take, can_fall) {
+                    (true, true) => {
+                        if take(&mut taken, target, backward, unroll) {
+                            Next::Fork(Box::new(taken))
+                        } else {
+                            // the loop's bound: the path that leaves goes on
+                            Next::Go
+                        }
+                    }
+                    (true, false) => {
+                        if take(&mut taken, target, backward, unroll) {
+                            *path = taken;
+                            Next::Go
+                        } else {
+                            Next::Cut
+                        }
+                    }
+                    (false, true) => Next::Go,
+                    (false, false) => Next::End,
+                };
+            }
+            op => {
+                self.ask(path, &guard, op);
+                self.effect(path, &guard, op);
+            }
+        }
+        path.pc += 1;
+        Next::Go
+    }
+
+    /// What the instruction writes.
+    fn effect(&mut self, path: &mut Path, guard: &Option<Bool>, op: &Op) {
+        let fresh = |bits: u32| BV::fresh_const("v", 64).bvand(lit(mask_u64(bits)));
+        match op {
+            Op::Mov { d, a, bits } => {
+                let v = mask64(&self.value(path, *a), u32::from(*bits).max(1));
+                self.set(path, guard, *d, v);
+            }
+            Op::Mov128 { d, .. } => {
+                self.set(path, guard, *d, fresh(64));
+                self.set(path, guard, d + 1, fresh(64));
+            }
+            Op::Pack { d, width, elems } => {
+                let mut acc: Option<BV> = None;
+                for e in elems.iter().rev() {
+                    let part = low(&self.value(path, *e), *width);
+                    acc = Some(match acc {
+                        None => part,
+                        Some(hi) => hi.concat(&part),
+                    });
+                }
+                if let Some(v) = acc {
+                    let v = if v.get_size() > 64 {
+                        v.extract(63, 0)
+                    } else {
+                        zext64(&v)
+                    };
+                    self.set(path, guard, *d, v);
+                }
+            }
+            Op::Unpack { d, width, a } => {
+                let v = self.value(path, *a);
+                for (k, r) in d.iter().enumerate() {
+                    if let Some(r) = r {
+                        let lo = k as u32 * width;
+                        let part = if lo + width <= 64 {
+                            zext64(&v.extract(lo + width - 1, lo))
+                        } else {
+                            fresh(*width)
+                        };
+                        self.set(path, guard, *r, part);
+                    }
+                }
+            }
+            Op::Bin { op, ty, d, a, b } => {
+                let v = alu::binary(*op, *ty, &self.value(path, *a), &self.value(path, *b));
+                self.set(path, guard, *d, v);
+            }
+            Op::Un { op, ty, d, a } => {
+                let v = alu::unary(*op, *ty, &self.value(path, *a));
+                self.set(path, guard, *d, v);
+            }
+            Op::Mad { op, ty, d, a, b, c } => {
+                let bits = u32::from(ty.bits) * if *op == alu_mulwide() { 2 } else { 1 };
+                let p = alu::binary(*op, *ty, &self.value(path, *a), &self.value(path, *b));
+                let v = mask64(&p.bvadd(self.value(path, *c)), bits);
+                self.set(path, guard, *d, v);
+            }
+            Op::Setp {
+                cmp,
+                ty,
+                unsigned,
+                p,
+                q,
+                a,
+                b,
+                combine,
+            } => {
+                let t = alu::compare(
+                    *cmp,
+                    *ty,
+                    *unsigned,
+                    &self.value(path, *a),
+                    &self.value(path, *b),
+                );
+                let with = |x: Bool| -> Bool {
+                    match combine {
+                        None => x,
+                        Some((bop, c, neg)) => {
+                            let cv = low(&self.value(path, *c), 1).eq(BV::from_u64(1, 1));
+                            let cv = if *neg { cv.not() } else { cv };
+                            match bop {
+                                ptx_semantics::sim::program::BoolOp::And => Bool::and(&[x, cv]),
+                                ptx_semantics::sim::program::BoolOp::Or => Bool::or(&[x, cv]),
+                                ptx_semantics::sim::program::BoolOp::Xor => x.xor(&cv),
+                            }
+                        }
+                    }
+                };
+                let pv = with(t.clone());
+                let qv = with(t.not());
+                if let Some(p) = p {
+                    self.set(path, guard, *p, bit(&pv));
+                }
+                if let Some(q) = q {
+                    self.set(path, guard, *q, bit(&qv));
+                }
+            }
+            Op::Selp { d, a, b, c, bits } => {
+                let cv = low(&self.value(path, *c), 1).eq(BV::from_u64(1, 1));
+                let v = cv.ite(&self.value(path, *a), &self.value(path, *b));
+                self.set(path, guard, *d, mask64(&v, u32::from(*bits)));
+            }
+            Op::Slct {
+                d,
+                a,
+                b,
+                c,
+                bits,
+                float_c,
+            } => {
+                let v = if *float_c {
+                    fresh(u32::from(*bits))
+                } else {
+                    let cv = low(&self.value(path, *c), 32);
+                    let ge = cv.bvsge(BV::from_u64(0, 32));
+                    mask64(
+                        &ge.ite(&self.value(path, *a), &self.value(path, *b)),
+                        u32::from(*bits),
+                    )
+                };
+                self.set(path, guard, *d, v);
+            }
+            Op::Pred { op, d, a, b } => {
+                let (x, y) = (low(&self.value(path, *a), 1), low(&self.value(path, *b), 1));
+                let v = match op {
+                    ptx_semantics::sim::program::BoolOp::And => x.bvand(&y),
+                    ptx_semantics::sim::program::BoolOp::Or => x.bvor(&y),
+                    ptx_semantics::sim::program::BoolOp::Xor => x.bvxor(&y),
+                };
+                self.set(path, guard, *d, zext64(&v));
+            }
+            Op::PredNot { d, a } => {
+                let v = zext64(&low(&self.value(path, *a), 1).bvnot());
+                self.set(path, guard, *d, v);
+            }
+            Op::Convert {
+                conv,
+                d,
+                srcs,
+                reg_bits,
+            } => {
+                let v = match (conv.as_ref(), srcs.first()) {
+                    (ptx_semantics::cvt::Conversion::Cvt(c), Some(src)) if !c.mods.sat => {
+                        match (c.src, c.dst) {
+                            (
+                                ptx_semantics::cvt::format::Format::Int(from),
+                                ptx_semantics::cvt::format::Format::Int(to),
+                            ) => {
+                                let x = widen(&self.value(path, *src), from.bits, 64, from.signed);
+                                let r = low(&x, to.bits);
+                                let reg = u32::from(*reg_bits).max(to.bits).min(64);
+                                mask64(&widen(&zext64(&r), to.bits, reg, to.signed), reg)
+                            }
+                            _ => fresh(64),
+                        }
+                    }
+                    _ => fresh(64),
+                };
+                self.set(path, guard, *d, v);
+            }
+            Op::Bfe { d, .. } | Op::Prmt { d, .. } | Op::Createpolicy { d, .. } => {
+                self.set(path, guard, *d, fresh(64));
+            }
+            Op::Shfl { d, p, .. } => {
+                self.set(path, guard, *d, fresh(32));
+                if let Some(p) = p {
+                    self.set(path, guard, *p, fresh(1));
+                }
+            }
+            Op::Ld(acc) => {
+                let a = self.address(path, acc.addr);
+                for (k, r) in acc.regs.iter().enumerate() {
+                    match r {
+                        Some(Src::Reg(d)) => {
+                            let v = self.loaded(path, acc, &a, k);
+                            self.set(path, guard, *d, v);
+                        }
+                        Some(Src::Reg128(d)) => {
+                            self.set(path, guard, *d, fresh(64));
+                            self.set(path, guard, d + 1, fresh(64));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Op::Cvta {
+                d,
+                a,
+                space,
+                to,
+                wide,
+            } => {
+                let x = self.value(path, *a);
+                let base = match space {
+                    Space::SharedCta | Space::SharedCluster => self.profile.shared_base,
+                    Space::Local => self.profile.local_base,
+                    Space::Const => self.profile.const_base,
+                    Space::ParamEntry => self.profile.param_base,
+                    _ => 0,
+                };
+                let v = if *to {
+                    x.bvsub(lit(base))
+                } else {
+                    x.bvadd(lit(base))
+                };
+                let v = if *wide { v } else { mask64(&v, 32) };
+                let v = match table::cvta(*space, *to) {
+                    Some(pre) if pre.effect == Effect::Result => {
+                        let terms = self.base_terms().with(Var::A, x);
+                        let holds = eval_cond(&Z3(&terms), &self.profile, &pre.holds);
+                        holds.ite(&v, &fresh(if *wide { 64 } else { 32 }))
+                    }
+                    _ => v,
+                };
+                self.set(path, guard, *d, v);
+            }
+            Op::Isspacep { p, a, space } => {
+                let terms = self.base_terms();
+                let x = self.value(path, *a);
+                let inside = precond::in_space(&Z3(&terms), &self.profile, *space, &x);
+                self.set(path, guard, *p, bit(&inside));
+            }
+            Op::Mapa {
+                d,
+                a,
+                b,
+                generic,
+                wide,
+            } => {
+                let x = self.value(path, *a);
+                let r = mask64(&self.value(path, *b), 32);
+                let shift = u64::from(self.profile.rank_shift);
+                let s = if *generic {
+                    x.bvsub(lit(self.profile.shared_base))
+                } else {
+                    x
+                };
+                let offset = s.bvand(lit((1u64 << shift) - 1));
+                let mapped = r.bvshl(lit(shift)).bvor(&offset);
+                let v = if *generic {
+                    mapped.bvadd(lit(self.profile.shared_base))
+                } else {
+                    mapped
+                };
+                let v = if *wide { v } else { mask64(&v, 32) };
+                self.set(path, guard, *d, v);
+            }
+            Op::Getctarank { d, a, generic } => {
+                let x = self.value(path, *a);
+                let s = if *generic {
+                    x.bvsub(lit(self.profile.shared_base))
+                } else {
+                    x
+                };
+                let v = mask64(&s.bvlshr(lit(u64::from(self.profile.rank_shift))), 32);
+                self.set(path, guard, *d, v);
+            }
+            Op::Multimem { regs, op, .. } => {
+                if matches!(op, ptx_semantics::sim::program::MultimemOp::LdReduce(_)) {
+                    if let Some(Some(Src::Reg(d))) = regs.first() {
+                        self.set(path, guard, *d, fresh(64));
+                    }
+                }
+            }
+            Op::Opaque { dests } => {
+                for d in dests {
+                    self.set(path, guard, *d, fresh(64));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn findings(&self) -> Vec<Finding> {
+        let mut out = Vec::new();
+        let dummy = Path {
+            pc: 0,
+            regs: vec![lit(0); self.prog.slots() as usize],
+            cond: Vec::new(),
+            visits: HashMap::new(),
+            loads: Vec::new(),
+        };
+        for (pc, instr) in self.prog.code().iter().enumerate() {
+            let (text, offset) = self.prog.text(pc).unwrap_or(("", 0));
+            let mut seen: Vec<&'static str> = Vec::new();
+            for (pre, _) in preconditions_of(self, &dummy, &instr.op) {
+                if seen.contains(&pre.id) {
+                    continue;
+                }
+                seen.push(pre.id);
+                let verdict = match self.found.get(&(pc, pre.id)) {
+                    Some(Acc {
+                        witness: Some(w), ..
+                    }) => Verdict::Witness(w.clone()),
+                    Some(Acc {
+                        unknown: Some(why), ..
+                    }) => Verdict::Unknown {
+                        reason: why.clone(),
+                    },
+                    _ if self.stopped => Verdict::Unknown {
+                        reason: "the search stopped at its path or time limit".into(),
+                    },
+                    _ => Verdict::CannotHappen,
+                };
+                out.push(Finding {
+                    pc,
+                    instruction: text.to_string(),
+                    offset,
+                    precondition: pre,
+                    verdict,
+                    replay: None,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// One path for two at the same pc: either's condition, and registers
+/// that take the first's value where its condition holds.
+fn merge(a: Path, b: Path) -> Path {
+    let ca = Bool::and(&a.cond);
+    let cb = Bool::and(&b.cond);
+    let regs = a
+        .regs
+        .iter()
+        .zip(&b.regs)
+        .map(|(x, y)| {
+            if PartialEq::eq(x, y) {
+                x.clone()
+            } else {
+                ca.ite(x, y)
+            }
+        })
+        .collect();
+    let mut loads = a.loads;
+    loads.extend(b.loads);
+    Path {
+        pc: a.pc,
+        regs,
+        cond: vec![Bool::or(&[ca, cb])],
+        visits: a.visits,
+        loads,
+    }
+}
+
+/// Moves the path to a branch target, counting backward branches; `false`
+/// when the loop bound is reached.
+fn take(p: &mut Path, target: usize, backward: bool, unroll: u32) -> bool {
+    if backward {
+        let n = p.visits.entry(target).or_insert(0);
+        *n += 1;
+        if *n > unroll {
+            return false;
+        }
+    }
+    p.pc = target;
+    true
+}
+
+fn alu_mulwide() -> ptx_semantics::sim::program::BinOp {
+    ptx_semantics::sim::program::BinOp::MulWide
+}
+
+fn bit(b: &Bool) -> BV {
+    b.ite(&lit(1), &lit(0))
+}
+
+fn mask_u64(bits: u32) -> u64 {
+    1u64.checked_shl(bits).unwrap_or(0).wrapping_sub(1)
+}
