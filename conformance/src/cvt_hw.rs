@@ -10,7 +10,7 @@
 use ptx_gen::cvt_forms::Batch;
 pub use ptx_gen::cvt_forms::CvtForm as HwForm;
 use ptx_gen::rng::mix;
-use ptx_semantics::cvt::{extend_to_register, Conversion};
+use ptx_semantics::cvt::Conversion;
 
 /// Every `cvt` and `cvt.pack` form that the model says `target` accepts
 /// under PTX `version`, with the registers the harness gives it.
