@@ -7,9 +7,10 @@
 //! source operands, one u64 each), `.param .u64 out` (one u64 per row, the
 //! destination register zero-extended), `.param .u32 n`.
 
+use ptx_gen::cvt_forms::Batch;
 pub use ptx_gen::cvt_forms::CvtForm as HwForm;
 use ptx_gen::rng::mix;
-use ptx_semantics::cvt::{extend_to_register, Conversion};
+use ptx_semantics::cvt::Conversion;
 
 /// Every `cvt` and `cvt.pack` form that the model says `target` accepts
 /// under PTX `version`, with the registers the harness gives it.
@@ -134,35 +135,19 @@ pub fn model_digest_range(f: &HwForm, threads: usize, inputs: std::ops::Range<u6
                     } else {
                         lo + chunk
                     };
-                    let mut a = vec![0u64; ROWS];
-                    let mut b = vec![0u64; ROWS];
-                    let mut d = vec![0u64; ROWS];
+                    let mut batch = Batch::new(f, ROWS);
                     let mut sum = 0u64;
                     let mut base = lo;
                     while base < hi {
                         let n = (hi - base).min(ROWS as u64) as usize;
-                        for (i, x) in a[..n].iter_mut().enumerate() {
-                            *x = base + i as u64;
-                        }
-                        let cols: &[&[u64]] = if two {
-                            for (y, &x) in b[..n].iter_mut().zip(&a[..n]) {
-                                *y = ((x as u32).rotate_left(16) ^ 0x8000_0000) as u64;
-                            }
-                            &[&a[..n], &b[..n]]
-                        } else {
-                            &[&a[..n]]
-                        };
                         // Rows the model leaves undefined count as 0, as in
                         // `HwForm::model`.
-                        if f.conv.eval_batch(cols, &mut d[..n]).is_err() {
-                            d[..n].fill(0);
-                        }
-                        for (&x, &o) in a[..n].iter().zip(&d[..n]) {
-                            let o = match &f.conv {
-                                Conversion::Cvt(op) => extend_to_register(&op.dst, o, f.dest_reg),
-                                Conversion::Pack(_) => o,
-                            };
-                            sum = sum.wrapping_add(mix(mix(x) ^ o));
+                        batch.eval(f, base, n, |x, j| match (j, two) {
+                            (1, true) => ((x as u32).rotate_left(16) ^ 0x8000_0000) as u64,
+                            _ => x,
+                        });
+                        for (i, &o) in batch.registers[..n].iter().enumerate() {
+                            sum = sum.wrapping_add(mix(mix(base + i as u64) ^ o));
                         }
                         base += n as u64;
                     }

@@ -8,6 +8,7 @@ pub mod cvt_hw_cmd;
 pub mod eval;
 pub mod eval_reg;
 pub mod exec;
+pub mod exhaustive;
 pub mod legality;
 pub mod legality_cmd;
 pub mod litmus_cmd;

@@ -6,7 +6,7 @@
 //! 2 a usage error or unreadable input.
 
 use ptx_conformance::{
-    check, cvt_hw_cmd, eval, exec, legality_cmd, litmus_cmd, report_cmd, run, suite_cmd,
+    check, cvt_hw_cmd, eval, exec, exhaustive, legality_cmd, litmus_cmd, report_cmd, run, suite_cmd,
 };
 
 use clap::{Parser, Subcommand};
@@ -38,6 +38,8 @@ enum Command {
     Gen(suite_cmd::GenArgs),
     /// Run a conformance suite against an implementation and write the results and reports.
     Run(run::RunArgs),
+    /// Check a conversion form over every input (sources of 32 bits or fewer) against an implementation.
+    Exhaustive(exhaustive::ExhaustiveArgs),
     /// Render a results file of `conform run` as HTML, Markdown or JUnit XML.
     Report(report_cmd::ReportArgs),
     /// Decide PTX litmus tests under the PTX memory consistency model.
@@ -84,6 +86,7 @@ fn main() -> ExitCode {
         Command::Eval(args) => eval::run(args),
         Command::Gen(args) => suite_cmd::run(args),
         Command::Run(args) => run::run(args),
+        Command::Exhaustive(args) => exhaustive::run(args),
         Command::Report(args) => report_cmd::run(args),
         Command::Litmus(cmd) => litmus_cmd::run(cmd),
         Command::Exec(args) => exec::run(args),

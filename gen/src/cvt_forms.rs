@@ -26,11 +26,16 @@ impl CvtForm {
     /// the don't-care mask.
     pub fn model(&self, row: &[u64]) -> Option<(u64, u64)> {
         let c = self.conv.eval(row).ok()?;
-        let bits = match &self.conv {
-            Conversion::Cvt(op) => extend_to_register(&op.dst, c.bits, self.dest_reg),
-            Conversion::Pack(_) => c.bits,
-        };
-        Some((bits, c.unspecified))
+        Some((self.register(c.bits), c.unspecified))
+    }
+
+    /// The register value the model gives `bits` of the destination
+    /// format (`extend_to_register` for `cvt`).
+    pub fn register(&self, bits: u64) -> u64 {
+        match &self.conv {
+            Conversion::Cvt(op) => extend_to_register(&op.dst, bits, self.dest_reg),
+            Conversion::Pack(_) => bits,
+        }
     }
 
     /// Which input sets the form is run on.
@@ -114,11 +119,7 @@ fn spellings(form: &Form) -> Vec<String> {
 /// it: the forms whose kernel (`kernel` writes it) the checker accepts.
 pub fn forms(version: &str, target: &str, kernel: impl Fn(&CvtForm) -> String) -> Vec<CvtForm> {
     let cat = Catalogue::get();
-    let opts = Options {
-        ptx: PtxVersion::parse(version),
-        target: Target::parse(target),
-        threads: Some(1),
-    };
+    let opts = options(version, target);
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for form in cat
@@ -130,47 +131,115 @@ pub fn forms(version: &str, target: &str, kernel: impl Fn(&CvtForm) -> String) -
             if seen.contains(&text) {
                 continue;
             }
-            let Ok(b) = cat.resolve_text(&text) else {
-                continue;
-            };
-            let Ok(conv) = Conversion::from_binding(&b) else {
-                continue;
-            };
-            // "A source register wider than the specified type may be used,
-            // except when the source operand has `.bf16` or `.bf16x2`
-            // format" (and ptxas 13.0 asks the same of the integer partner
-            // of a `.bf16`): exact registers there. "When converting to
-            // `.e2m1x2` ..., the destination operand `d` has `.b8` type",
-            // and from it "source operand `a` has `.b8` type": `.b8`
-            // registers.
-            let exact = text.contains(".bf16") || text.contains(".e2m1x2");
-            let hw = CvtForm {
-                dest_reg: if exact {
-                    conv.dest_width()
-                } else {
-                    reg_bits(conv.dest_width()).max(match conv {
-                        // Narrow integers land in a 32-bit register, to see
-                        // the sign extension.
-                        Conversion::Cvt(op) if matches!(op.dst, Format::Int(_)) => 32,
-                        _ => 16,
-                    })
-                },
-                source_regs: conv
-                    .source_widths()
-                    .into_iter()
-                    .map(|w| if exact { w } else { reg_bits(w) })
-                    .collect(),
-                text: text.clone(),
-                conv,
-            };
-            let Ok(module) = ptx_semantics::ptx::parse(&kernel(&hw)) else {
-                continue;
-            };
-            if check_module(&module, &opts).is_empty() {
+            if let Some(hw) = accepted(&text, &opts, &kernel) {
                 seen.insert(text);
                 out.push(hw);
             }
         }
     }
     out
+}
+
+/// The form spelled `text`, as [`forms`] would give it, if it is one.
+pub fn form(
+    text: &str,
+    version: &str,
+    target: &str,
+    kernel: impl Fn(&CvtForm) -> String,
+) -> Option<CvtForm> {
+    accepted(text, &options(version, target), &kernel)
+}
+
+fn options(version: &str, target: &str) -> Options {
+    Options {
+        ptx: PtxVersion::parse(version),
+        target: Target::parse(target),
+        threads: Some(1),
+    }
+}
+
+/// The form spelled `text` with its registers, if it is a conversion whose
+/// kernel the checker accepts under `opts`.
+fn accepted(text: &str, opts: &Options, kernel: &impl Fn(&CvtForm) -> String) -> Option<CvtForm> {
+    let b = Catalogue::get().resolve_text(text).ok()?;
+    let conv = Conversion::from_binding(&b).ok()?;
+    // "A source register wider than the specified type may be used, except
+    // when the source operand has `.bf16` or `.bf16x2` format" (and ptxas
+    // 13.0 asks the same of the integer partner of a `.bf16`): exact
+    // registers there. "When converting to `.e2m1x2` ..., the destination
+    // operand `d` has `.b8` type", and from it "source operand `a` has `.b8`
+    // type": `.b8` registers.
+    let exact = text.contains(".bf16") || text.contains(".e2m1x2");
+    let hw = CvtForm {
+        dest_reg: if exact {
+            conv.dest_width()
+        } else {
+            reg_bits(conv.dest_width()).max(match conv {
+                // Narrow integers land in a 32-bit register, to see the sign
+                // extension.
+                Conversion::Cvt(op) if matches!(op.dst, Format::Int(_)) => 32,
+                _ => 16,
+            })
+        },
+        source_regs: conv
+            .source_widths()
+            .into_iter()
+            .map(|w| if exact { w } else { reg_bits(w) })
+            .collect(),
+        text: text.to_string(),
+        conv,
+    };
+    let module = ptx_semantics::ptx::parse(&kernel(&hw)).ok()?;
+    check_module(&module, opts).is_empty().then_some(hw)
+}
+
+/// The model over runs of consecutive rows, in batches
+/// (`Conversion::eval_batch`), with its column buffers kept between calls.
+pub struct Batch {
+    columns: Vec<Vec<u64>>,
+    /// The destination register values of the last [`Batch::eval`].
+    pub registers: Vec<u64>,
+}
+
+impl Batch {
+    /// Buffers for `rows` rows of `form`.
+    pub fn new(form: &CvtForm, rows: usize) -> Batch {
+        Batch {
+            columns: vec![vec![0; rows]; form.conv.source_count()],
+            registers: vec![0; rows],
+        }
+    }
+
+    /// The register values of rows `first..first + n` (at most the rows
+    /// given to `new`) into `registers[..n]`, operand `j` of row `x` being
+    /// `operand(x, j)`. Rows the model leaves undefined get 0; the result
+    /// is their number.
+    pub fn eval(
+        &mut self,
+        form: &CvtForm,
+        first: u64,
+        n: usize,
+        operand: impl Fn(u64, usize) -> u64,
+    ) -> usize {
+        for (j, col) in self.columns.iter_mut().enumerate() {
+            for (i, v) in col[..n].iter_mut().enumerate() {
+                *v = operand(first + i as u64, j);
+            }
+        }
+        let cols: Vec<&[u64]> = self.columns.iter().map(|c| &c[..n]).collect();
+        let out = &mut self.registers[..n];
+        let undefined = match form.conv.eval_batch(&cols, out) {
+            Ok(u) => u,
+            Err(_) => {
+                out.fill(0);
+                n
+            }
+        };
+        if let Conversion::Cvt(op) = &form.conv {
+            for r in out.iter_mut() {
+                *r = extend_to_register(&op.dst, *r, form.dest_reg);
+            }
+        }
+        undefined
+    }
 }

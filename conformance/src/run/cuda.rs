@@ -21,7 +21,7 @@ use ptx_reports::Implementation as Info;
 use std::ffi::{c_int, c_void, CString};
 use std::path::Path;
 use std::ptr::null_mut;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The newest PTX ISA version the JIT of each CUDA release accepts, newest
@@ -398,27 +398,89 @@ impl Cuda {
             }
         };
         d.check("cuLaunchKernel", launched)?;
-        // wait for the kernel without blocking in the driver, so that the
-        // timeout can be kept
-        let mut pause = Duration::from_micros(20);
-        loop {
-            // SAFETY: the null stream of the current context.
-            match unsafe { (api.stream_query)(null_mut()) } {
-                SUCCESS => break,
-                NOT_READY if start.elapsed() >= job.timeout => return Err(Failure::Timeout),
-                NOT_READY => {
-                    std::thread::sleep(pause);
-                    pause = (pause * 2).min(Duration::from_millis(5));
-                }
-                s => return Err(Failure::Error(format!("the kernel: {}", d.describe(s)))),
-            }
-        }
+        self.wait(start, job.timeout)?;
         let mut out = vec![0u8; out_bytes];
         // SAFETY: `out` has the buffer's size.
         d.check("cuMemcpyDtoH", unsafe {
             (api.memcpy_dtoh)(out.as_mut_ptr().cast(), output, out_bytes)
         })?;
         Ok(out)
+    }
+
+    /// Waits for the kernels of the current context's null stream without
+    /// blocking in the driver, so that the timeout (from `start`) can be
+    /// kept.
+    fn wait(&self, start: Instant, timeout: Duration) -> Result<(), Failure> {
+        let mut pause = Duration::from_micros(20);
+        loop {
+            // SAFETY: the null stream of the current context.
+            match unsafe { (self.driver.api.stream_query)(null_mut()) } {
+                SUCCESS => return Ok(()),
+                NOT_READY if start.elapsed() >= timeout => return Err(Failure::Timeout),
+                NOT_READY => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(5));
+                }
+                s => {
+                    return Err(Failure::Error(format!(
+                        "the kernel: {}",
+                        self.driver.describe(s)
+                    )))
+                }
+            }
+        }
+    }
+
+    /// JIT-compiles `ptx` once and allocates its `in` and `out` buffers,
+    /// for [`Resident::launch`] to run it many times (`conform
+    /// exhaustive`). The kernel takes `(.param .u64 in, .param .u64 out)`.
+    pub fn resident(
+        self: &Arc<Self>,
+        ptx: &str,
+        entry: &str,
+        in_bytes: usize,
+        out_bytes: usize,
+    ) -> Result<Resident, String> {
+        let context = self.current()?;
+        let (d, api) = (&self.driver, &self.driver.api);
+        let mut r = Resident {
+            cuda: self.clone(),
+            context,
+            held: Held::default(),
+            function: null_mut(),
+            buffers: [0, 0],
+            sizes: [in_bytes.max(1), out_bytes.max(1)],
+        };
+        let module = self.jit(ptx)?;
+        r.held.module = Some(module);
+        let name = CString::new(entry).map_err(|_| "the entry name holds a NUL")?;
+        // SAFETY: the module is loaded in the current context; the pointers
+        // are to locals and fields of the declared types.
+        unsafe {
+            d.check(
+                &format!("cuModuleGetFunction `{entry}`"),
+                (api.module_get_function)(&mut r.function, module, name.as_ptr()),
+            )?;
+            for (b, &size) in r.buffers.iter_mut().zip(&r.sizes) {
+                d.check("cuMemAlloc", (api.mem_alloc)(b, size))?;
+                r.held.buffers.push(*b);
+            }
+        }
+        Ok(r)
+    }
+
+    /// Makes the context current on this thread.
+    fn current(&self) -> Result<CUcontext, String> {
+        let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(why) = &st.stopped {
+            return Err(why.clone());
+        }
+        let context = st.context.ok_or("no CUDA context")?;
+        // SAFETY: the context is alive while the state holds it.
+        self.driver.check("cuCtxSetCurrent", unsafe {
+            (self.driver.api.ctx_set_current)(context)
+        })?;
+        Ok(context)
     }
 
     /// Frees a group's buffers and module (errors ignored: the context is
@@ -434,6 +496,100 @@ impl Cuda {
                 (api.module_unload)(m);
             }
         }
+    }
+}
+
+/// A kernel JIT-compiled once with its two device buffers ([`Cuda::resident`]).
+pub struct Resident {
+    cuda: Arc<Cuda>,
+    context: CUcontext,
+    held: Held,
+    function: CUfunction,
+    /// The `in` and `out` buffers, and their sizes.
+    buffers: [CUdeviceptr; 2],
+    sizes: [usize; 2],
+}
+
+// SAFETY: the driver's handles may be used from any thread once the context
+// is made current there, which `launch` does first.
+unsafe impl Send for Resident {}
+
+impl Resident {
+    /// Copies `input` into `in`, fills the first `out.len()` bytes of `out`
+    /// with [`POISON`] (so that rows the kernel does not write show up),
+    /// runs the kernel on `threads` threads (a 1-D grid of 256-thread
+    /// blocks), waits at most `timeout`, and copies those bytes back.
+    pub fn launch(
+        &mut self,
+        input: &[u8],
+        threads: u64,
+        out: &mut [u8],
+        timeout: Duration,
+    ) -> Result<(), String> {
+        let start = Instant::now();
+        let (d, api) = (&self.cuda.driver, &self.cuda.driver.api);
+        if input.len() > self.sizes[0] || out.len() > self.sizes[1] {
+            return Err("more bytes than the buffers hold".into());
+        }
+        const BLOCK: u64 = 256;
+        let grid = u32::try_from(threads.div_ceil(BLOCK)).map_err(|_| "too many threads")?;
+        let mut args = self.buffers;
+        let mut params: [*mut c_void; 2] = [
+            (&mut args[0] as *mut CUdeviceptr).cast(),
+            (&mut args[1] as *mut CUdeviceptr).cast(),
+        ];
+        // SAFETY: the context is this object's; the copies stay within the
+        // buffers (checked above); `params` points at the kernel's two
+        // `.u64` parameters.
+        unsafe {
+            d.check("cuCtxSetCurrent", (api.ctx_set_current)(self.context))?;
+            d.check(
+                "cuMemcpyHtoD",
+                (api.memcpy_htod)(self.buffers[0], input.as_ptr().cast(), input.len()),
+            )?;
+            d.check(
+                "cuMemsetD8",
+                (api.memset_d8)(self.buffers[1], POISON, out.len()),
+            )?;
+            d.check(
+                "cuLaunchKernel",
+                (api.launch_kernel)(
+                    self.function,
+                    grid.max(1),
+                    1,
+                    1,
+                    BLOCK as u32,
+                    1,
+                    1,
+                    0,
+                    null_mut(),
+                    params.as_mut_ptr(),
+                    null_mut(),
+                ),
+            )?;
+        }
+        match self.cuda.wait(start, timeout) {
+            Ok(()) => {}
+            Err(Failure::Error(e)) => return Err(e),
+            Err(Failure::Timeout) => {
+                return Err(format!(
+                    "the kernel ran past the timeout ({} s)",
+                    timeout.as_secs_f64()
+                ))
+            }
+        }
+        // SAFETY: `out` is no longer than the buffer.
+        d.check("cuMemcpyDtoH", unsafe {
+            (api.memcpy_dtoh)(out.as_mut_ptr().cast(), self.buffers[1], out.len())
+        })
+    }
+}
+
+impl Drop for Resident {
+    fn drop(&mut self) {
+        // SAFETY: the context outlives this object (it belongs to `cuda`).
+        unsafe { (self.cuda.driver.api.ctx_set_current)(self.context) };
+        self.cuda.release(std::mem::take(&mut self.held));
     }
 }
 

@@ -217,7 +217,7 @@ impl Implementation for Command {
             "block": g.block,
             "cluster": g.cluster,
             "params": [
-                {"name": "in", "file": "in.bin", "bytes": g.input_bytes()},
+                {"name": "in", "file": "in.bin", "bytes": job.input.len()},
                 {"name": "out", "file": "out.bin", "bytes": g.output_bytes(), "fill": POISON}
             ]
         });

@@ -166,7 +166,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
                 filter: a.filter.clone(),
                 ..Default::default()
             };
-            let bar = bar(a.quiet, 0, "generating");
+            let bar = progress_bar(a.quiet, 0, "generating");
             let t = Instant::now();
             ptx_gen::suite::write(&dir, &opts, cpus, &|d, n| {
                 bar.set_length(n as u64);
@@ -214,7 +214,8 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
     })
 }
 
-fn bar(quiet: bool, len: u64, msg: impl Into<String>) -> ProgressBar {
+/// A progress bar (hidden with `quiet`).
+pub fn progress_bar(quiet: bool, len: u64, msg: impl Into<String>) -> ProgressBar {
     if quiet {
         return ProgressBar::hidden();
     }
@@ -250,7 +251,7 @@ pub fn execute(
         })
         .collect();
     let total: u64 = selected.iter().map(|g| g.cases).sum();
-    let progress = bar(a.quiet, total, imp.info().name);
+    let progress = progress_bar(a.quiet, total, imp.info().name);
     let next = AtomicUsize::new(0);
     let slots: Vec<Mutex<Option<GroupResult>>> =
         selected.iter().map(|_| Mutex::new(None)).collect();

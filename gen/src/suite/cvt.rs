@@ -113,15 +113,8 @@ pub fn kernel(
         })
         .collect();
     let names: Vec<&str> = sources.iter().map(|s| s.name.as_str()).collect();
-    let operands = if names.len() == 5 {
-        format!("{{{}}}, {}", names[..4].join(", "), names[4])
-    } else {
-        names.join(", ")
-    };
-    let section = match f.conv {
-        Conversion::Cvt(_) => "9.7.9.21",
-        Conversion::Pack(_) => "9.7.9.22",
-    };
+    let operands = operand_list(&names);
+    let section = section(f);
     render(
         "cvt.ptx",
         &Ctx {
@@ -145,6 +138,116 @@ pub fn kernel(
     )
 }
 
+/// One source of an exhaustive kernel: its register and the field of the
+/// input index it takes.
+#[derive(Serialize)]
+struct SweptSource {
+    name: String,
+    reg: u32,
+    shift: u32,
+    mask: u64,
+}
+
+#[derive(Serialize)]
+struct SweepCtx<'a> {
+    id: &'a str,
+    form: &'a str,
+    section: &'a str,
+    version: &'a str,
+    target: &'a str,
+    entry: &'a str,
+    generator: String,
+    sources: Vec<SweptSource>,
+    dest_reg: u32,
+    out_row: u32,
+    operands: String,
+}
+
+/// The source operands' fields of an input index: operand `j` takes `width`
+/// bits at `shift`, the first operand the lowest bits; `None` when the
+/// sources together are wider than 32 bits (too many inputs to sweep).
+pub fn sweep_fields(f: &CvtForm) -> Option<Vec<(u32, u32)>> {
+    let mut shift = 0;
+    let mut fields = Vec::new();
+    for w in f.conv.source_widths() {
+        fields.push((shift, w));
+        shift += w;
+    }
+    (shift <= 32).then_some(fields)
+}
+
+/// The operand values of input index `x` (the sources' fields of
+/// [`sweep_fields`]).
+pub fn split_input(fields: &[(u32, u32)], x: u64, row: &mut [u64]) {
+    for (r, &(shift, width)) in row.iter_mut().zip(fields) {
+        *r = (x >> shift) & ((1u64 << width) - 1);
+    }
+}
+
+/// The kernel that converts consecutive inputs of a form whose sources
+/// take 32 bits or fewer (entry `k`): `in` holds the first input index and
+/// the count (two u64), thread `i` converts input `first + i` (split into
+/// operands by [`sweep_fields`]) and writes the destination register,
+/// `dest_reg / 8` bytes, to row `i` of `out`. `None` for a wider form.
+pub fn exhaustive_kernel(f: &CvtForm, (version, target): (&str, &str)) -> Option<String> {
+    let fields = sweep_fields(f)?;
+    let names = source_names(f);
+    let sources: Vec<SweptSource> = names
+        .iter()
+        .zip(&f.source_regs)
+        .zip(&fields)
+        .map(|((n, &reg), &(shift, width))| SweptSource {
+            name: format!("%src_{n}"),
+            reg,
+            shift,
+            mask: (1u64 << width) - 1,
+        })
+        .collect();
+    let names: Vec<&str> = sources.iter().map(|s| s.name.as_str()).collect();
+    let operands = operand_list(&names);
+    Some(render(
+        "cvt_exhaustive.ptx",
+        &SweepCtx {
+            id: &format!("{}/exhaustive", f.text),
+            form: &f.text,
+            section: section(f),
+            version,
+            target,
+            entry: "k",
+            generator: generator(),
+            sources,
+            dest_reg: f.dest_reg,
+            out_row: f.dest_reg / 8,
+            operands,
+        },
+    ))
+}
+
+/// The source operands as the instruction takes them (the `x4` forms take a
+/// vector of four and `rbits`).
+fn operand_list(names: &[&str]) -> String {
+    if names.len() == 5 {
+        format!("{{{}}}, {}", names[..4].join(", "), names[4])
+    } else {
+        names.join(", ")
+    }
+}
+
+fn section(f: &CvtForm) -> &'static str {
+    match f.conv {
+        Conversion::Cvt(_) => "9.7.9.21",
+        Conversion::Pack(_) => "9.7.9.22",
+    }
+}
+
+/// The conversion form spelled `text` with the first of [`TARGETS`] that
+/// accepts it (as [`all_forms`] has it).
+pub fn find_form(text: &str) -> Option<(CvtForm, (&'static str, &'static str))> {
+    TARGETS.iter().find_map(|&vt| {
+        crate::cvt_forms::form(text, vt.0, vt.1, |f| kernel(f, "check", 1, vt, 0)).map(|f| (f, vt))
+    })
+}
+
 /// Every conversion form with the first of [`TARGETS`] that accepts it.
 pub fn all_forms() -> Vec<(CvtForm, (&'static str, &'static str))> {
     let mut seen = HashSet::new();
@@ -159,7 +262,8 @@ pub fn all_forms() -> Vec<(CvtForm, (&'static str, &'static str))> {
     out
 }
 
-fn divergences() -> HashMap<String, String> {
+/// The forms whose sm_90 results depart from the spec, each with why.
+pub fn divergences() -> HashMap<String, String> {
     DIVERGENCES
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -272,4 +376,57 @@ fn build(
         expected: exp,
         mask,
     })
+}
+
+#[cfg(test)]
+mod exhaustive_tests {
+    use super::*;
+    use ptx_semantics::catalogue::{PtxVersion, Target};
+    use ptx_semantics::check::{check_module, Options};
+
+    /// Every form whose sources take 32 bits or fewer has an exhaustive
+    /// kernel that the checker accepts for its target; the wider ones have
+    /// none.
+    #[test]
+    fn exhaustive_kernels_are_legal_ptx() {
+        let mut swept = 0;
+        for (f, vt) in all_forms() {
+            let total: u32 = f.conv.source_widths().iter().sum();
+            let Some(ptx) = exhaustive_kernel(&f, vt) else {
+                assert!(total > 32, "{}", f.text);
+                continue;
+            };
+            assert!(total <= 32, "{}", f.text);
+            swept += 1;
+            let module = ptx_semantics::ptx::parse(&ptx).expect(&f.text);
+            let opts = Options {
+                ptx: PtxVersion::parse(vt.0),
+                target: Target::parse(vt.1),
+                threads: Some(1),
+            };
+            let problems = check_module(&module, &opts);
+            assert!(problems.is_empty(), "{}: {problems:?}\n{ptx}", f.text);
+        }
+        assert!(swept > 100, "{swept} forms");
+    }
+
+    #[test]
+    fn find_form_agrees_with_all_forms() {
+        for (f, vt) in all_forms().into_iter().step_by(7) {
+            let (g, gvt) = find_form(&f.text).expect(&f.text);
+            assert_eq!(
+                (g.text, g.dest_reg, g.source_regs, gvt),
+                (f.text, f.dest_reg, f.source_regs, vt)
+            );
+        }
+        assert!(find_form("cvt.rn.f16.f33").is_none());
+    }
+
+    /// Operand `j` takes the `j`-th field from the low bits.
+    #[test]
+    fn inputs_split_low_field_first() {
+        let mut row = [0u64; 2];
+        split_input(&[(0, 16), (16, 16)], 0x1234_5678, &mut row);
+        assert_eq!(row, [0x5678, 0x1234]);
+    }
 }

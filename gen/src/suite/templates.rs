@@ -6,6 +6,10 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("header.ptx", include_str!("../../templates/header.ptx")),
     ("prologue.ptx", include_str!("../../templates/prologue.ptx")),
     ("cvt.ptx", include_str!("../../templates/cvt.ptx.tera")),
+    (
+        "cvt_exhaustive.ptx",
+        include_str!("../../templates/cvt_exhaustive.ptx.tera"),
+    ),
     ("prmt.ptx", include_str!("../../templates/prmt.ptx.tera")),
     ("mov.ptx", include_str!("../../templates/mov.ptx.tera")),
     (
