@@ -67,25 +67,7 @@ pub fn prepare(
     kernel: &str,
     profile: &WindowProfile,
 ) -> Result<Program, LoadError> {
-    let f = module
-        .items
-        .iter()
-        .find_map(|it| match it {
-            Item::Function(f) if f.kind == FunctionKind::Entry && f.name == kernel => Some(f),
-            _ => None,
-        })
-        .ok_or_else(|| LoadError::NoKernel(kernel.to_string()))?;
-    let body = f
-        .body
-        .as_ref()
-        .ok_or_else(|| LoadError::NoBody(kernel.to_string()))?;
-    let mut d = Decoder::new(profile);
-    d.module_scope(module)?;
-    d.params(f)?;
-    d.directives(f)?;
-    d.prescan(body)?;
-    d.body(body)?;
-    d.finish(kernel)
+    decode(module, kernel, profile, false)
 }
 
 /// As [`prepare`], but an instruction the interpreter does not model
@@ -97,6 +79,15 @@ pub fn prepare_lenient(
     module: &Module,
     kernel: &str,
     profile: &WindowProfile,
+) -> Result<Program, LoadError> {
+    decode(module, kernel, profile, true)
+}
+
+fn decode(
+    module: &Module,
+    kernel: &str,
+    profile: &WindowProfile,
+    lenient: bool,
 ) -> Result<Program, LoadError> {
     let f = module
         .items
@@ -111,7 +102,7 @@ pub fn prepare_lenient(
         .as_ref()
         .ok_or_else(|| LoadError::NoBody(kernel.to_string()))?;
     let mut d = Decoder::new(profile);
-    d.lenient = true;
+    d.lenient = lenient;
     d.module_scope(module)?;
     d.params(f)?;
     d.directives(f)?;
