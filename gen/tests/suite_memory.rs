@@ -12,7 +12,16 @@ use ptx_semantics::check::{check_module, Options as CheckOptions};
 use ptx_semantics::sim::{prepare, run, Arg, Launch, WindowProfile};
 
 /// The families these modules add, by the first word of their forms.
-const OPCODES: &[&str] = &["ld", "ldu", "st", "isspacep", "cvta", "mapa", "getctarank"];
+const OPCODES: &[&str] = &[
+    "ld",
+    "ldu",
+    "st",
+    "isspacep",
+    "cvta",
+    "mapa",
+    "getctarank",
+    "cp",
+];
 
 /// Every group of these families, built once for both tests.
 fn ours() -> &'static [Built] {

@@ -493,3 +493,39 @@ fn conversions_come_from_the_cvt_semantics() {
     assert_eq!(&b[8..12], &0xc000_0000u32.to_le_bytes());
     assert_eq!(&b[16..24], &(-128i64).to_le_bytes());
 }
+
+#[test]
+fn cp_async_ignore_src_and_src_size_are_told_apart() {
+    // PTX ISA 9.7.9.25.3.1: "If the source data is ignored then zeros will
+    // be copied to destination `dst`"; with `src-size`, "remaining bytes in
+    // destination `dst` are filled with zeros". The two operands share a
+    // position: a predicate is `ignore-src`, a `.u32` is `src-size`.
+    let copy = |operand: &str, setup: &str| {
+        let body = format!(
+            "{REGS}\t.shared .align 16 .b8 sh[16];\n\tmov.u32 %r9, sh;\n{setup}\
+             \tcp.async.ca.shared.global [%r9], [%rd1], 8{operand};\n\tcp.async.wait_all;\n\
+             \tld.shared.u64 %rd2, [sh];\n\tst.global.u64 [%rd1+8], %rd2;\n\tret;"
+        );
+        let launch = Launch::new(
+            [1, 1, 1],
+            [1, 1, 1],
+            vec![Arg::Buffer {
+                addr: None,
+                bytes: (1..=16).collect(),
+            }],
+        );
+        let o = run_with(&body, ".param .u64 p", launch);
+        assert!(o.reports.is_empty(), "{operand}: {:?}", o.reports);
+        o.buffers[0].bytes[8..].to_vec()
+    };
+    let all: Vec<u8> = (1..=8).collect();
+    assert_eq!(copy("", ""), all);
+    assert_eq!(copy(", %p1", "\tsetp.eq.u32 %p1, 1, 1;\n"), [0; 8]);
+    assert_eq!(copy(", %p1", "\tsetp.eq.u32 %p1, 1, 0;\n"), all);
+    assert_eq!(copy(", !%p1", "\tsetp.eq.u32 %p1, 1, 0;\n"), [0; 8]);
+    assert_eq!(
+        copy(", %r1", "\tmov.u32 %r1, 1;\n"),
+        [1, 0, 0, 0, 0, 0, 0, 0]
+    );
+    assert_eq!(copy(", 3", ""), [1, 2, 3, 0, 0, 0, 0, 0]);
+}

@@ -270,7 +270,7 @@ pub fn plans() -> Vec<Plan> {
 }
 
 /// A row's seed: the suite seed and the group id.
-fn seeded(o: &Options, id: &str) -> SplitMix64 {
+pub(super) fn seeded(o: &Options, id: &str) -> SplitMix64 {
     SplitMix64(
         id.bytes()
             .fold(o.seed, |h, b| crate::rng::mix(h ^ u64::from(b))),
@@ -279,7 +279,7 @@ fn seeded(o: &Options, id: &str) -> SplitMix64 {
 
 /// `n` data bytes of row `r`: four patterns (all clear, all set, sign bits
 /// set, sign bits clear), then seeded random bytes.
-fn data_bytes(r: usize, n: usize, rng: &mut SplitMix64) -> Vec<u8> {
+pub(super) fn data_bytes(r: usize, n: usize, rng: &mut SplitMix64) -> Vec<u8> {
     (0..n)
         .map(|k| match r {
             0 => 0x00,

@@ -5,6 +5,7 @@
 //! same seed and filter give a byte-identical folder.
 
 pub mod addr;
+pub mod cp_async;
 pub mod cvt;
 mod forms;
 pub mod manifest;
@@ -86,6 +87,7 @@ pub fn plans() -> Vec<Plan> {
     p.extend(regs::plans());
     p.extend(mem::plans());
     p.extend(addr::plans());
+    p.extend(cp_async::plans());
     p
 }
 

@@ -34,6 +34,10 @@ const TEMPLATES: &[(&str, &str)] = &[
     ),
     ("cvta.ptx", include_str!("../../templates/cvta.ptx.tera")),
     (
+        "cp_async.ptx",
+        include_str!("../../templates/cp_async.ptx.tera"),
+    ),
+    (
         "cluster.ptx",
         include_str!("../../templates/cluster.ptx.tera"),
     ),

@@ -703,7 +703,14 @@ impl Decoder<'_> {
         let (mut src_size, mut ignore_src) = (None, None);
         if extra > 0 {
             let op = operand(3)?;
-            if id.ends_with("ignore-src") {
+            // The `src-size` and `ignore-src` rows are spelled alike; the
+            // operand tells them apart (a predicate is `ignore-src`).
+            let predicate = match &op.kind {
+                OperandKind::Not(_) => true,
+                OperandKind::Name(n) => self.lookup_reg(n).is_some_and(|r| r.bits == 1),
+                _ => false,
+            };
+            if predicate {
                 ignore_src = Some(self.pred_src(op, ins)?);
             } else {
                 src_size = Some(self.value(op, ".u32", ins)?);
