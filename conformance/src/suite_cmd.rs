@@ -1,5 +1,5 @@
-//! `conform gen --out DIR [--seed N] [--filter GLOB]`: writes a
-//! conformance suite (docs/suite-format.md).
+//! `conform gen --out DIR [--seed N] [--filter GLOB] [--ub-boundary]`:
+//! writes a conformance suite (docs/suite-format.md).
 
 use anyhow::{anyhow, Result};
 use clap::Args;
@@ -27,6 +27,50 @@ pub struct GenArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Add groups on both sides of each precondition's edge, found by Z3:
+    /// the defined side with expected outputs, the undefined side marked
+    /// `expect: undefined` (`conform run` skips it unless
+    /// --include-undefined).
+    #[arg(long)]
+    pub ub_boundary: bool,
+}
+
+/// The edges of [`ptx_gen::suite::boundary::edges`] with the values Z3
+/// finds on both sides.
+#[cfg(feature = "ub")]
+pub fn solve_edges() -> Result<Vec<ptx_gen::suite::boundary::Solved>> {
+    use ptx_gen::suite::boundary::{edges, Solved, PROFILE};
+    edges()
+        .into_iter()
+        .map(|e| {
+            let ask = ptx_ub::boundary::Edge {
+                pre: e.pre,
+                var: e.var,
+                fixed: e.fixed,
+                before: e.before.clone(),
+                range: e.range,
+            };
+            let b = ptx_ub::boundary::boundary(&ask, &PROFILE).ok_or_else(|| {
+                anyhow!(
+                    "--ub-boundary: no edge for {} of `{}` (the solver found no value on one side)",
+                    e.pre.id,
+                    e.form
+                )
+            })?;
+            Ok(Solved {
+                edge: e,
+                defined: b.defined,
+                undefined: b.undefined,
+            })
+        })
+        .collect()
+}
+
+#[cfg(not(feature = "ub"))]
+pub fn solve_edges() -> Result<Vec<ptx_gen::suite::boundary::Solved>> {
+    Err(anyhow!(
+        "--ub-boundary needs Z3: this conform was built without the `ub` feature"
+    ))
 }
 
 pub fn run(a: GenArgs) -> Result<ExitCode> {
@@ -34,6 +78,11 @@ pub fn run(a: GenArgs) -> Result<ExitCode> {
         seed: a.seed,
         filter: a.filter.clone(),
         random: a.random,
+        ub_boundary: if a.ub_boundary {
+            solve_edges()?
+        } else {
+            Vec::new()
+        },
     };
     let jobs = a
         .jobs

@@ -193,6 +193,8 @@ fn group(i: usize, family: &str, form: &str, section: &str, kind: &str) -> Group
         seconds: 0.004 + (i % 13) as f64 * 0.0031,
         failures,
         digests: None,
+        expect: None,
+        detected: None,
     }
 }
 

@@ -139,6 +139,15 @@ pub struct GroupResult {
     /// when their output digests agree.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digests: Option<Digests>,
+    /// `undefined` for a group whose cases the spec leaves undefined (the
+    /// suite's `expect: undefined`): it runs only when asked, and a case
+    /// passes when the implementation reports the undefined behaviour.
+    /// Absent for the others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<String>,
+    /// For such a group that ran: what the implementation reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detected: Option<String>,
 }
 
 /// See [`GroupResult::digests`].

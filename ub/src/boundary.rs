@@ -2,13 +2,15 @@
 //! largest value of one var for which the precondition holds and the
 //! smallest larger value for which it does not (the last address inside a
 //! window and the first outside; the largest legal size and the next).
-//! Both sides are checked with the concrete interpreter before they are
+//! The preconditions an instruction checks before this one hold on both
+//! sides, so that the undefined side breaks this one and no other. Both
+//! sides are checked with the concrete interpreter before they are
 //! returned, so the two readings of the precondition agree at the edge.
 
 use ptx_semantics::precond::{self, eval_cond, table, Env, Precondition, Var};
 use ptx_semantics::sim::WindowProfile;
 use serde::Serialize;
-use z3::ast::BV;
+use z3::ast::{Bool, BV};
 use z3::{Optimize, SatResult};
 
 use crate::z3dom::{lit, Terms, Z3};
@@ -20,6 +22,8 @@ pub struct Boundary {
     pub precondition: &'static str,
     pub section: &'static str,
     pub var: &'static str,
+    #[serde(skip)]
+    pub moved: Var,
     pub defined: u64,
     pub undefined: u64,
     #[serde(skip)]
@@ -27,10 +31,31 @@ pub struct Boundary {
 }
 
 /// A precondition, the var to move, and the values of the others.
+#[derive(Clone, Debug)]
 pub struct Edge {
     pub pre: &'static Precondition,
     pub var: Var,
     pub fixed: Env,
+    /// The preconditions the instruction checks before `pre`: they hold
+    /// on both sides.
+    pub before: Vec<&'static Precondition>,
+    /// The values `var` may take, both ends included (`None`: every
+    /// 64-bit value): an alignment rule has its edges everywhere, and a
+    /// range picks one.
+    pub range: Option<(u64, u64)>,
+}
+
+impl Edge {
+    /// An edge over every value of `var`, with no earlier precondition.
+    pub fn new(pre: &'static Precondition, var: Var, fixed: Env) -> Edge {
+        Edge {
+            pre,
+            var,
+            fixed,
+            before: Vec::new(),
+            range: None,
+        }
+    }
 }
 
 fn set(env: &mut Env, v: Var, x: u64) {
@@ -81,9 +106,21 @@ pub fn boundary(edge: &Edge, profile: &WindowProfile) -> Option<Boundary> {
         terms = terms.with(v, t);
     }
     let holds = eval_cond(&Z3(&terms), profile, &edge.pre.holds);
+    let earlier: Vec<Bool> = edge
+        .before
+        .iter()
+        .map(|p| eval_cond(&Z3(&terms), profile, &p.holds))
+        .collect();
     let largest = |extra: Option<u64>, want: bool| -> Option<u64> {
         let opt = Optimize::new();
         opt.assert(if want { holds.clone() } else { holds.not() });
+        for e in &earlier {
+            opt.assert(e);
+        }
+        if let Some((lo, hi)) = edge.range {
+            opt.assert(x.bvuge(lit(lo)));
+            opt.assert(x.bvule(lit(hi)));
+        }
         match extra {
             // the smallest value above `d` that breaks the precondition
             Some(d) => {
@@ -104,12 +141,20 @@ pub fn boundary(edge: &Edge, profile: &WindowProfile) -> Option<Boundary> {
     set(&mut d, edge.var, defined);
     let mut u = edge.fixed;
     set(&mut u, edge.var, undefined);
+    let earlier_hold = |env: &Env| {
+        edge.before
+            .iter()
+            .all(|p| precond::holds(profile, &p.holds, env))
+    };
     let concrete_agrees = precond::holds(profile, &edge.pre.holds, &d)
-        && !precond::holds(profile, &edge.pre.holds, &u);
+        && !precond::holds(profile, &edge.pre.holds, &u)
+        && earlier_hold(&d)
+        && earlier_hold(&u);
     concrete_agrees.then_some(Boundary {
         precondition: edge.pre.id,
         section: edge.pre.section,
         var: edge.var.name(),
+        moved: edge.var,
         defined,
         undefined,
         env: edge.fixed,
@@ -127,51 +172,19 @@ pub fn standard() -> Vec<Edge> {
         ..Env::default()
     };
     vec![
-        Edge {
-            pre: &table::CVTA_TO_SHARED_CTA,
-            var: Var::A,
-            fixed: at,
-        },
-        Edge {
-            pre: &table::CVTA_TO_SHARED_CLUSTER,
-            var: Var::A,
-            fixed: at,
-        },
-        Edge {
-            pre: &table::CVTA_TO_PARAM,
-            var: Var::A,
-            fixed: at,
-        },
-        Edge {
-            pre: &table::CVTA_TO_CONST,
-            var: Var::A,
-            fixed: at,
-        },
-        Edge {
-            pre: &table::CVTA_SHARED_CTA,
-            var: Var::A,
-            fixed: at,
-        },
-        Edge {
-            pre: &table::MAPA_RANK,
-            var: Var::B,
-            fixed: at,
-        },
-        Edge {
-            pre: &table::CP_ASYNC_SRC_SIZE,
-            var: Var::SrcSize,
-            fixed: Env { cp_size: 16, ..at },
-        },
-        Edge {
-            pre: &table::LD_PARAM_ENTRY,
-            var: Var::Addr,
-            fixed: Env { size: 4, ..at },
-        },
-        Edge {
-            pre: &table::POLICY_SIZES,
-            var: Var::B,
-            fixed: Env { a: 0, ..at },
-        },
+        Edge::new(&table::CVTA_TO_SHARED_CTA, Var::A, at),
+        Edge::new(&table::CVTA_TO_SHARED_CLUSTER, Var::A, at),
+        Edge::new(&table::CVTA_TO_PARAM, Var::A, at),
+        Edge::new(&table::CVTA_TO_CONST, Var::A, at),
+        Edge::new(&table::CVTA_SHARED_CTA, Var::A, at),
+        Edge::new(&table::MAPA_RANK, Var::B, at),
+        Edge::new(
+            &table::CP_ASYNC_SRC_SIZE,
+            Var::SrcSize,
+            Env { cp_size: 16, ..at },
+        ),
+        Edge::new(&table::LD_PARAM_ENTRY, Var::Addr, Env { size: 4, ..at }),
+        Edge::new(&table::POLICY_SIZES, Var::B, Env { a: 0, ..at }),
     ]
 }
 
@@ -206,5 +219,41 @@ mod tests {
             .map(|b| (b.precondition, b.defined, b.undefined))
             .collect();
         assert_eq!(got, want);
+    }
+
+    /// Earlier preconditions hold on both sides, and a range picks one
+    /// edge of an alignment rule: a 4-byte ld.param::entry at offset 12 of
+    /// 16 bytes is the last legal one, and 13 is misaligned, so the first
+    /// undefined one that is aligned is 16; a 16-byte access at offset 16
+    /// from a 256-aligned base is aligned, 17 is not.
+    #[test]
+    fn earlier_preconditions_hold_and_ranges_bound() {
+        let p = WindowProfile::SM90;
+        let at = Env {
+            param_bytes: 16,
+            size: 4,
+            ..Env::default()
+        };
+        let mut e = Edge::new(&table::LD_PARAM_ENTRY, Var::Addr, at);
+        let plain = boundary(&e, &p).unwrap();
+        assert_eq!((plain.defined, plain.undefined), (12, 13));
+        e.before = vec![&table::ALIGNED];
+        let b = boundary(&e, &p).unwrap();
+        assert_eq!((b.defined, b.undefined), (12, 16));
+        let base = 0x7f00_0000_0000;
+        let mut e = Edge::new(
+            &table::ALIGNED,
+            Var::Addr,
+            Env {
+                size: 16,
+                ..Env::default()
+            },
+        );
+        e.range = Some((base, base + 31));
+        let b = boundary(&e, &p).unwrap();
+        assert_eq!((b.defined, b.undefined), (base + 16, base + 17));
+        // no value in range breaks it: no edge
+        e.range = Some((base, base));
+        assert!(boundary(&e, &p).is_none());
     }
 }

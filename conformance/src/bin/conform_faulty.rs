@@ -14,7 +14,8 @@
 //! ```
 //!
 //! Exit codes: 0 `out.bin` written (or the listing printed), 1 the kernel
-//! could not run, 2 usage error, unreadable job or unknown fault.
+//! could not run, 2 usage error, unreadable job or unknown fault, 3 the
+//! kernel met undefined behaviour (standard error names the clause).
 
 #[path = "conform_faulty/cvt.rs"]
 mod cvt;
@@ -112,8 +113,18 @@ fn run(path: &str) -> Result<ExitCode> {
     let (input, out_param, output) = match job.simulate(dir) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("conform-faulty: {}: {e}", job.group);
-            return Ok(ExitCode::from(1));
+            // exit 3: the kernel's behaviour (or a result) is undefined
+            let code = match e.strip_prefix(job::UNDEFINED) {
+                Some(what) => {
+                    eprintln!("{what}");
+                    3
+                }
+                None => {
+                    eprintln!("conform-faulty: {}: {e}", job.group);
+                    1
+                }
+            };
+            return Ok(ExitCode::from(code));
         }
     };
     let mut output = output;

@@ -10,7 +10,7 @@ mod worker;
 
 pub use worker::{serve, Isolated};
 
-use super::impls::{Implementation, Job, RunError, POISON};
+use super::impls::{Detection, Implementation, Job, RunError, POISON};
 use cudarc::driver::sys::{
     CUcontext, CUdevice, CUdevice_attribute, CUdeviceptr, CUfunction, CUfunction_attribute,
     CUjit_option, CUlaunchAttribute, CUlaunchAttributeID, CUlaunchAttributeValue,
@@ -67,6 +67,24 @@ pub fn ptx_isa_for_driver(version: i32) -> Option<&'static str> {
         .iter()
         .find(|(first, _)| version >= *first)
         .map(|(_, ptx)| *ptx)
+}
+
+/// How the message of a fault in a running kernel starts (an error of the
+/// kernel itself, as the wait for it reports: an illegal or misaligned
+/// address, a trap...; not one of the JIT, the launch or a copy).
+pub const FAULT: &str = "the kernel: ";
+
+/// The outcome of a group whose cases are undefined: a fault in the kernel
+/// is a detection; a kernel that ran to its end a miss; any other error
+/// stays an error.
+pub fn detection(r: Result<Vec<u8>, RunError>) -> Result<Detection, RunError> {
+    match r {
+        Ok(_) => Ok(Detection::Missed(
+            "the kernel ran to its end with no fault".into(),
+        )),
+        Err(e) if e.0.starts_with(FAULT) => Ok(Detection::Detected(e.0)),
+        Err(e) => Err(e),
+    }
 }
 
 /// The CUDA driver on one device, in this process (the runner uses
@@ -423,7 +441,7 @@ impl Cuda {
                 }
                 s => {
                     return Err(Failure::Error(format!(
-                        "the kernel: {}",
+                        "{FAULT}{}",
                         self.driver.describe(s)
                     )))
                 }
@@ -615,6 +633,10 @@ fn first_line(s: &str) -> &str {
 impl Implementation for Cuda {
     fn info(&self) -> Info {
         self.info.clone()
+    }
+
+    fn run_undefined(&self, job: &Job) -> Result<Detection, RunError> {
+        detection(self.run(job))
     }
 
     /// Runs one group: JIT, buffers (the output filled with [`POISON`]),

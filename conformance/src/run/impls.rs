@@ -23,6 +23,17 @@ pub struct Job<'a> {
 #[derive(Debug)]
 pub struct RunError(pub String);
 
+/// What an implementation made of a group whose cases the spec leaves
+/// undefined (`expect: undefined`).
+#[derive(Debug, PartialEq, Eq)]
+pub enum Detection {
+    /// It reported the undefined behaviour: what it said.
+    Detected(String),
+    /// It did not: what it did instead (ran to the end, reported another
+    /// clause).
+    Missed(String),
+}
+
 pub trait Implementation: Sync {
     /// What the implementation is and claims.
     fn info(&self) -> Info;
@@ -34,6 +45,15 @@ pub trait Implementation: Sync {
 
     /// Runs the group's kernel; the output buffer's bytes.
     fn run(&self, job: &Job) -> Result<Vec<u8>, RunError>;
+
+    /// Runs the kernel of a group whose cases are undefined and says
+    /// whether the implementation reported it (docs/implementations.md
+    /// says how each one does). By default none does: a run that ends is
+    /// a miss, and one that cannot run an error.
+    fn run_undefined(&self, job: &Job) -> Result<Detection, RunError> {
+        self.run(job)
+            .map(|_| Detection::Missed("the kernel ran to its end".into()))
+    }
 }
 
 /// Whether `info`'s PTX version and targets cover the group's; the reason
@@ -95,6 +115,62 @@ impl Implementation for Simulator {
     }
 
     fn run(&self, job: &Job) -> Result<Vec<u8>, RunError> {
+        let out = self.launch(job)?;
+        if let Some(r) = out.reports.first() {
+            return Err(RunError(format!(
+                "{} thread(s) stopped; the first, ctaid {:?} tid {:?} at `{}`: {:?}",
+                out.reports.len(),
+                r.thread.ctaid,
+                r.thread.tid,
+                r.instruction,
+                r.kind
+            )));
+        }
+        out.buffers
+            .into_iter()
+            .nth(1)
+            .map(|b| b.bytes)
+            .ok_or_else(|| RunError("no output buffer came back".into()))
+    }
+
+    /// Detected when a thread stopped with, or kept an undefined result
+    /// of, the clause the group's precondition names (its section and
+    /// rule); a stop for another reason, or another clause, is a miss.
+    fn run_undefined(&self, job: &Job) -> Result<Detection, RunError> {
+        use ptx_semantics::sim::StopKind;
+        let out = self.launch(job)?;
+        let want = job.group.boundary.as_ref();
+        let said = |r: &ptx_semantics::sim::Report| {
+            format!(
+                "ctaid {:?} tid {:?} at `{}`: {}",
+                r.thread.ctaid,
+                r.thread.tid,
+                r.instruction,
+                match &r.kind {
+                    StopKind::Undefined(u) => format!("PTX ISA {}: {}", u.section, u.rule),
+                    other => format!("{other:?}"),
+                }
+            )
+        };
+        let all: Vec<&ptx_semantics::sim::Report> =
+            out.reports.iter().chain(&out.undefined_results).collect();
+        let hit = all.iter().find(|r| match (&r.kind, want) {
+            (StopKind::Undefined(u), Some(b)) => u.section == b.section && u.rule == b.rule,
+            (StopKind::Undefined(_), None) => true,
+            _ => false,
+        });
+        Ok(match (hit, all.first()) {
+            (Some(r), _) => Detection::Detected(said(r)),
+            (None, Some(r)) => Detection::Missed(format!("another outcome: {}", said(r))),
+            (None, None) => Detection::Missed("the kernel ran to its end".into()),
+        })
+    }
+}
+
+impl Simulator {
+    /// Runs the group's kernel to its end, every stop and undefined result
+    /// kept.
+    fn launch(&self, job: &Job) -> Result<ptx_semantics::sim::Outcome, RunError> {
         use ptx_semantics::sim::{prepare, run, Arg, Launch, WindowProfile};
         let g = job.group;
         let module = ptx_semantics::ptx::parse(job.ptx)
@@ -116,22 +192,7 @@ impl Implementation for Simulator {
             ],
         );
         launch.cluster = Some(g.cluster);
-        let out = run(&prog, &launch).map_err(|e| RunError(e.to_string()))?;
-        if let Some(r) = out.reports.first() {
-            return Err(RunError(format!(
-                "{} thread(s) stopped; the first, ctaid {:?} tid {:?} at `{}`: {:?}",
-                out.reports.len(),
-                r.thread.ctaid,
-                r.thread.tid,
-                r.instruction,
-                r.kind
-            )));
-        }
-        out.buffers
-            .into_iter()
-            .nth(1)
-            .map(|b| b.bytes)
-            .ok_or_else(|| RunError("no output buffer came back".into()))
+        run(&prog, &launch).map_err(|e| RunError(e.to_string()))
     }
 }
 
@@ -190,19 +251,29 @@ impl Command {
     }
 }
 
-impl Implementation for Command {
-    fn info(&self) -> Info {
-        self.info.clone()
-    }
+/// The exit status of `PROGRAM job.json` that says "the kernel's behaviour
+/// (or a result) is undefined, and here is what I found" (on standard
+/// error).
+pub const EXIT_UNDEFINED: i32 = 3;
 
-    fn run(&self, job: &Job) -> Result<Vec<u8>, RunError> {
+/// How `PROGRAM job.json` ended.
+enum Ended {
+    /// Exit 0: the output buffer.
+    Ran(Vec<u8>),
+    /// Exit [`EXIT_UNDEFINED`]: what it said on standard error.
+    Undefined(String),
+}
+
+impl Command {
+    /// Runs one job in a fresh folder (removed after).
+    fn invoke(&self, job: &Job) -> Result<Ended, RunError> {
         let g = job.group;
         let dir = self.scratch.join(super::file_stem(&g.id));
         let err = |e: std::io::Error| RunError(format!("{}: {e}", dir.display()));
         std::fs::create_dir_all(&dir).map_err(err)?;
         std::fs::write(dir.join("kernel.ptx"), job.ptx).map_err(err)?;
         std::fs::write(dir.join("in.bin"), job.input).map_err(err)?;
-        let spec = serde_json::json!({
+        let mut spec = serde_json::json!({
             "protocol": "ptx-conform-command/1",
             "group": g.id,
             "form": g.form,
@@ -221,6 +292,12 @@ impl Implementation for Command {
                 {"name": "out", "file": "out.bin", "bytes": g.output_bytes(), "fill": POISON}
             ]
         });
+        if !g.expect.is_defined() {
+            spec["expect"] = serde_json::json!("undefined");
+        }
+        if let Some(b) = &g.boundary {
+            spec["boundary"] = serde_json::json!(b);
+        }
         std::fs::write(dir.join("job.json"), spec.to_string()).map_err(err)?;
         let mut child = std::process::Command::new(
             std::fs::canonicalize(&self.program).unwrap_or_else(|_| self.program.clone()),
@@ -233,19 +310,23 @@ impl Implementation for Command {
         .spawn()
         .map_err(|e| RunError(format!("{}: {e}", self.program.display())))?;
         let status = wait_timeout(&mut child, job.timeout)?;
+        let stderr = |child: &mut std::process::Child| {
+            let mut msg = String::new();
+            if let Some(mut e) = child.stderr.take() {
+                use std::io::Read;
+                let _ = e.read_to_string(&mut msg);
+            }
+            let msg: String = msg.chars().take(400).collect();
+            msg.trim().to_string()
+        };
         let result = match status {
             None => Err(RunError(format!(
                 "ran past the timeout ({} s) and was killed",
                 job.timeout.as_secs_f64()
             ))),
+            Some(s) if s.code() == Some(EXIT_UNDEFINED) => Ok(Ended::Undefined(stderr(&mut child))),
             Some(s) if !s.success() => {
-                let mut msg = String::new();
-                if let Some(mut e) = child.stderr.take() {
-                    use std::io::Read;
-                    let _ = e.read_to_string(&mut msg);
-                }
-                let msg: String = msg.chars().take(400).collect();
-                Err(RunError(format!("exited with {s}: {}", msg.trim())))
+                Err(RunError(format!("exited with {s}: {}", stderr(&mut child))))
             }
             Some(_) => {
                 let out = std::fs::read(dir.join("out.bin")).map_err(err)?;
@@ -256,12 +337,35 @@ impl Implementation for Command {
                         g.output_bytes()
                     )))
                 } else {
-                    Ok(out)
+                    Ok(Ended::Ran(out))
                 }
             }
         };
         let _ = std::fs::remove_dir_all(&dir);
         result
+    }
+}
+
+impl Implementation for Command {
+    fn info(&self) -> Info {
+        self.info.clone()
+    }
+
+    fn run(&self, job: &Job) -> Result<Vec<u8>, RunError> {
+        match self.invoke(job)? {
+            Ended::Ran(out) => Ok(out),
+            Ended::Undefined(what) => Err(RunError(format!(
+                "exited with {EXIT_UNDEFINED} (undefined behaviour): {what}"
+            ))),
+        }
+    }
+
+    /// Exit 3 is a detection (standard error says what); exit 0 a miss.
+    fn run_undefined(&self, job: &Job) -> Result<Detection, RunError> {
+        Ok(match self.invoke(job)? {
+            Ended::Undefined(what) => Detection::Detected(what),
+            Ended::Ran(_) => Detection::Missed("exited 0: the kernel ran to its end".into()),
+        })
     }
 }
 

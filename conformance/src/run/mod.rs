@@ -17,7 +17,7 @@ pub use ptx_gen::suite::file_stem;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use impls::{Implementation, Job};
+use impls::{Detection, Implementation, Job};
 use indicatif::{ProgressBar, ProgressStyle};
 use ptx_gen::suite::manifest::{Group, Manifest};
 use ptx_reports::{Counts, GroupResult, Results, Status, SuiteInfo};
@@ -72,6 +72,13 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Also run the groups whose cases the spec leaves undefined (`expect:
+    /// undefined`, from `conform gen --ub-boundary`): a case passes when
+    /// the implementation reports the undefined behaviour
+    /// (docs/implementations.md says how each one does). Without it they
+    /// are skipped.
+    #[arg(long)]
+    pub include_undefined: bool,
 }
 
 fn implementation(a: &RunArgs, out: &Path) -> Result<Box<dyn Implementation>> {
@@ -264,7 +271,7 @@ pub fn execute(
                 }
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(g) = selected.get(i) else { break };
-                let r = run_group(imp, g, dir, timeout, a.max_failures);
+                let r = run_group(imp, g, dir, timeout, a.max_failures, a.include_undefined);
                 progress.inc(g.cases);
                 *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
             });
@@ -310,7 +317,9 @@ fn run_group(
     dir: &Path,
     timeout: Duration,
     max_failures: usize,
+    include_undefined: bool,
 ) -> GroupResult {
+    let undefined = !g.expect.is_defined();
     let mut r = GroupResult {
         id: g.id.clone(),
         family: g.family.clone(),
@@ -322,11 +331,22 @@ fn run_group(
         seconds: 0.0,
         failures: Vec::new(),
         digests: None,
+        expect: undefined.then(|| "undefined".to_string()),
+        detected: None,
     };
     let all = |r: &mut GroupResult, s: Status, why: String| {
         r.counts.add(s, g.cases);
         r.reason = Some(why);
     };
+    if undefined && !include_undefined {
+        all(
+            &mut r,
+            Status::Skip,
+            "expect: undefined (the spec leaves these cases undefined); run with --include-undefined"
+                .into(),
+        );
+        return r;
+    }
     if let Some(why) = imp.unsupported(g) {
         all(&mut r, Status::Skip, why);
         return r;
@@ -364,6 +384,25 @@ fn run_group(
         timeout,
     };
     let t = Instant::now();
+    if undefined {
+        let outcome =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| imp.run_undefined(&job)));
+        r.seconds = t.elapsed().as_secs_f64();
+        match outcome {
+            Err(_) => all(&mut r, Status::Error, "the implementation panicked".into()),
+            Ok(Err(e)) => all(&mut r, Status::Error, e.0),
+            Ok(Ok(Detection::Detected(what))) => {
+                r.counts.add(Status::Pass, g.cases);
+                r.detected = Some(what);
+            }
+            Ok(Ok(Detection::Missed(what))) => all(
+                &mut r,
+                Status::Fail,
+                format!("the undefined behaviour was not reported: {what}"),
+            ),
+        }
+        return r;
+    }
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| imp.run(&job)));
     r.seconds = t.elapsed().as_secs_f64();
     match outcome {

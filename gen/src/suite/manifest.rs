@@ -61,6 +61,49 @@ pub struct Group {
     pub output: Layout,
     /// Whether the data file has don't-care rows (1 bits are not compared).
     pub masked: bool,
+    /// `undefined`: the spec leaves the behaviour of the group's cases
+    /// undefined; an implementation passes them by reporting that
+    /// (`conform run --include-undefined`). Absent: `defined`.
+    #[serde(default, skip_serializing_if = "Expect::is_defined")]
+    pub expect: Expect,
+    /// For the groups at a precondition's edge (`conform gen
+    /// --ub-boundary`): the precondition and the value on this side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boundary: Option<Boundary>,
+}
+
+/// What a group's cases are expected to do.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Expect {
+    /// Produce the expected rows.
+    #[default]
+    Defined,
+    /// Undefined behaviour (or an undefined result): no row is expected.
+    Undefined,
+}
+
+impl Expect {
+    pub fn is_defined(&self) -> bool {
+        *self == Expect::Defined
+    }
+}
+
+/// The precondition a boundary group sits at one side of.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Boundary {
+    /// The precondition's id (`cvta.to.shared::cta`), its PTX ISA section
+    /// and the spec's sentence.
+    pub precondition: String,
+    pub section: String,
+    pub rule: String,
+    /// The operand or state the cases move (`a`, `src-size`), its value on
+    /// this side and on the other, under the sm_90 window profile (the
+    /// kernel reaches it from its input row, relative to an anchor: see
+    /// the kernel's comment).
+    pub var: String,
+    pub value: u64,
+    pub other: u64,
 }
 
 fn one() -> [u32; 3] {

@@ -5,6 +5,7 @@
 //! same seed and filter give a byte-identical folder.
 
 pub mod addr;
+pub mod boundary;
 pub mod cp_async;
 pub mod cvt;
 mod forms;
@@ -27,6 +28,10 @@ pub struct Options {
     pub filter: Vec<String>,
     /// Random rows per group for sources too wide to sweep.
     pub random: usize,
+    /// The edges of preconditions to add groups for, with the values on
+    /// both sides (`conform gen --ub-boundary`); empty in the default
+    /// suite.
+    pub ub_boundary: Vec<boundary::Solved>,
 }
 
 impl Default for Options {
@@ -35,6 +40,7 @@ impl Default for Options {
             seed: DEFAULT_SEED,
             filter: Vec::new(),
             random: 4096,
+            ub_boundary: Vec::new(),
         }
     }
 }
@@ -91,6 +97,14 @@ pub fn plans() -> Vec<Plan> {
     p
 }
 
+/// The groups `opts` asks for, before the filter: the default suite's,
+/// then those at the edges of `opts.ub_boundary`.
+pub fn plans_for(opts: &Options) -> Vec<Plan> {
+    let mut p = plans();
+    p.extend(boundary::plans(&opts.ub_boundary));
+    p
+}
+
 /// Whether a plan passes the filter.
 pub fn selected(plan: &Plan, filter: &[glob::Pattern]) -> bool {
     filter.is_empty()
@@ -129,7 +143,7 @@ pub fn write(
         ));
     }
     let filter = patterns(&opts.filter)?;
-    let plans: Vec<Plan> = plans()
+    let plans: Vec<Plan> = plans_for(opts)
         .into_iter()
         .filter(|p| selected(p, &filter))
         .collect();
@@ -289,6 +303,8 @@ pub fn group_1d(
         input,
         output,
         masked: false,
+        expect: manifest::Expect::Defined,
+        boundary: None,
     }
 }
 

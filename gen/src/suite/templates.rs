@@ -41,6 +41,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         "cluster.ptx",
         include_str!("../../templates/cluster.ptx.tera"),
     ),
+    (
+        "boundary.ptx",
+        include_str!("../../templates/boundary.ptx.tera"),
+    ),
 ];
 
 fn tera() -> &'static tera::Tera {

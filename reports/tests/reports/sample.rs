@@ -37,6 +37,8 @@ fn group(id: &str, family: &str, form: &str, section: &str, c: Counts) -> GroupR
         seconds: 0.25,
         failures: vec![],
         digests: None,
+        expect: None,
+        detected: None,
     }
 }
 

@@ -8,6 +8,10 @@ use std::path::Path;
 
 pub const PROTOCOL: &str = "ptx-conform-command/1";
 
+/// How [`Job::simulate`]'s error starts when a thread met undefined
+/// behaviour, or kept an undefined result.
+pub const UNDEFINED: &str = "undefined: ";
+
 /// `job.json`.
 #[derive(Debug, Deserialize)]
 pub struct Job {
@@ -88,6 +92,20 @@ impl Job {
         let mut launch = Launch::new(self.grid, self.block, args);
         launch.cluster = Some(self.cluster);
         let out = run(&prog, &launch).map_err(|e| e.to_string())?;
+        let undefined = out
+            .reports
+            .iter()
+            .chain(&out.undefined_results)
+            .find_map(|r| match &r.kind {
+                ptx_semantics::sim::StopKind::Undefined(u) => Some(format!(
+                    "undefined behaviour: ctaid {:?} tid {:?} at `{}`: PTX ISA {}: {}",
+                    r.thread.ctaid, r.thread.tid, r.instruction, u.section, u.rule
+                )),
+                _ => None,
+            });
+        if let Some(what) = undefined {
+            return Err(format!("{UNDEFINED}{what}"));
+        }
         if let Some(r) = out.reports.first() {
             return Err(format!(
                 "{} thread(s) stopped; the first, ctaid {:?} tid {:?} at `{}`: {:?}",

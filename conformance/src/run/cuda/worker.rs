@@ -9,7 +9,7 @@
 //! each message one JSON line followed by the raw bytes it announces.
 
 use super::Cuda;
-use crate::run::impls::{Implementation, Job, RunError};
+use crate::run::impls::{Detection, Implementation, Job, RunError};
 use ptx_gen::suite::manifest::Group;
 use ptx_reports::Implementation as Info;
 use serde::{Deserialize, Serialize};
@@ -105,6 +105,10 @@ impl Isolated {
 impl Implementation for Isolated {
     fn info(&self) -> Info {
         self.info.clone()
+    }
+
+    fn run_undefined(&self, job: &Job) -> Result<Detection, RunError> {
+        super::detection(self.run(job))
     }
 
     fn run(&self, job: &Job) -> Result<Vec<u8>, RunError> {

@@ -1,0 +1,251 @@
+//! `conform gen --ub-boundary` and `conform run --include-undefined`: the
+//! groups on both sides of each precondition's edge. The defined side
+//! passes on the simulator with the model's outputs; the undefined side is
+//! skipped by default and, when run, detected with the precondition's own
+//! clause (by the simulator, and through the command protocol); the
+//! groups cover every precondition or say why not; generation is
+//! deterministic and leaves the default suite alone. See: issue 7.
+#![cfg(feature = "ub")]
+
+use ptx_gen::suite::boundary::{edges, NOT_AT_AN_EDGE};
+use ptx_gen::suite::manifest::{Expect, Manifest};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn conform(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_conform"))
+        .args(args)
+        .output()
+        .expect("run conform");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ptx-ub-boundary-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// The boundary groups only (and `extra` filters), seed `seed`.
+fn gen(dir: &Path, seed: &str, ub: bool, filter: &str) {
+    let mut args = vec![
+        "gen",
+        "-q",
+        "--seed",
+        seed,
+        "--out",
+        dir.to_str().unwrap(),
+        "--filter",
+        filter,
+    ];
+    if ub {
+        args.push("--ub-boundary");
+    }
+    let (rc, _, err) = conform(&args);
+    assert_eq!(rc, 0, "{err}");
+}
+
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for sub in ["", "kernels", "data"] {
+        let mut names: Vec<_> = std::fs::read_dir(dir.join(sub))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_file())
+            .collect();
+        names.sort();
+        for p in names {
+            out.push((
+                p.strip_prefix(dir).unwrap().display().to_string(),
+                std::fs::read(&p).unwrap(),
+            ));
+        }
+    }
+    out
+}
+
+fn run(suite: &Path, out: &Path, imp: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "run",
+        "--impl",
+        imp,
+        "-q",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let (rc, _, err) = conform(&args);
+    assert!(rc == 0 || rc == 1, "{err}");
+    serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap()
+}
+
+const BOUNDARY: &str = "*/boundary/*";
+
+#[test]
+fn same_seed_same_bytes_and_the_default_suite_unchanged() {
+    let (a, b) = (tmp("a"), tmp("b"));
+    gen(&a, "5", true, BOUNDARY);
+    gen(&b, "5", true, BOUNDARY);
+    let fa = files(&a);
+    assert!(fa.len() > 2 * edges().len(), "{}", fa.len());
+    assert_eq!(fa, files(&b), "two boundary suites from seed 5 differ");
+    // --ub-boundary adds groups and changes none: a filter that selects
+    // none of them gives the same folder with and without it
+    let (c, d) = (tmp("c"), tmp("d"));
+    gen(&c, "5", true, "prmt*");
+    gen(&d, "5", false, "prmt*");
+    assert_eq!(files(&c), files(&d));
+    let text = std::fs::read_to_string(d.join("manifest.yaml")).unwrap();
+    assert!(!text.contains("expect:") && !text.contains("boundary:"));
+    for dir in [a, b, c, d] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+#[test]
+fn every_precondition_has_an_edge_or_a_reason() {
+    let with_edge: Vec<&str> = edges().iter().map(|e| e.pre.id).collect();
+    for p in ptx_semantics::precond::table::all() {
+        let listed = NOT_AT_AN_EDGE.iter().any(|(id, _)| *id == p.id);
+        assert!(
+            with_edge.contains(&p.id) != listed,
+            "{}: give it boundary groups or a reason in NOT_AT_AN_EDGE, not both",
+            p.id
+        );
+    }
+    for (id, _) in NOT_AT_AN_EDGE {
+        assert!(
+            ptx_semantics::precond::table::all()
+                .iter()
+                .any(|p| p.id == *id),
+            "{id}: no such precondition"
+        );
+    }
+    // the edges ptx_ub::boundary knows all have groups
+    for e in ptx_ub::boundary::standard() {
+        assert!(with_edge.contains(&e.pre.id), "{}", e.pre.id);
+    }
+}
+
+#[test]
+fn defined_side_passes_undefined_side_skipped_then_detected() {
+    let s = tmp("run");
+    gen(&s, "1", true, BOUNDARY);
+    let m = Manifest::read(&s).unwrap();
+    assert_eq!(m.groups.len(), 2 * edges().len());
+    for e in edges() {
+        for side in ["defined", "undefined"] {
+            let id = format!("{}/boundary/{}/{side}", e.form, e.pre.id);
+            assert!(m.groups.iter().any(|g| g.id == id), "no group {id}");
+        }
+    }
+    // every kernel is legal PTX
+    let kernels: Vec<String> = m
+        .groups
+        .iter()
+        .map(|g| s.join(&g.kernel).display().to_string())
+        .collect();
+    let mut args = vec!["check"];
+    args.extend(kernels.iter().map(String::as_str));
+    let (rc, out, err) = conform(&args);
+    assert_eq!(rc, 0, "{out}{err}");
+
+    let by_id = |r: &serde_json::Value, id: &str| -> serde_json::Value {
+        r["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id)
+            .unwrap_or_else(|| panic!("{id}: not in the results"))
+            .clone()
+    };
+    let out = tmp("run-out");
+    let r = run(&s, &out, "simulator", &[]);
+    for g in &m.groups {
+        let got = by_id(&r, &g.id);
+        let b = g.boundary.as_ref().unwrap();
+        match g.expect {
+            Expect::Defined => {
+                assert_eq!(
+                    got["counts"]["pass"].as_u64(),
+                    Some(g.cases),
+                    "{}: {got}",
+                    g.id
+                );
+                assert!(got.get("expect").is_none());
+                // the defined side is the last value where it holds
+                assert!(b.value < b.other, "{}", g.id);
+            }
+            Expect::Undefined => {
+                assert_eq!(got["counts"]["skip"].as_u64(), Some(g.cases), "{}", g.id);
+                assert!(got["reason"]
+                    .as_str()
+                    .unwrap()
+                    .contains("--include-undefined"));
+                assert_eq!(got["expect"], "undefined");
+            }
+        }
+    }
+    // with --include-undefined: each detected with its own clause, by the
+    // simulator and by conform-faulty through the command protocol
+    let faulty = format!("command:{}", env!("CARGO_BIN_EXE_conform-faulty"));
+    let (out2, out3) = (tmp("run-out2"), tmp("run-out3"));
+    for (imp, out) in [("simulator", &out2), (faulty.as_str(), &out3)] {
+        let r = run(&s, out, imp, &["--include-undefined"]);
+        assert_eq!(r["totals"]["fail"].as_u64(), Some(0), "{imp}");
+        assert_eq!(r["totals"]["skip"].as_u64(), Some(0), "{imp}");
+        for g in m.groups.iter().filter(|g| g.expect == Expect::Undefined) {
+            let got = by_id(&r, &g.id);
+            let b = g.boundary.as_ref().unwrap();
+            assert_eq!(
+                got["counts"]["pass"].as_u64(),
+                Some(g.cases),
+                "{imp} {}",
+                g.id
+            );
+            let said = got["detected"].as_str().unwrap();
+            let clause = format!("PTX ISA {}: {}", b.section, b.rule);
+            assert!(said.contains(&clause), "{imp} {}: {said}", g.id);
+        }
+    }
+    for d in [s, out, out2, out3] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+/// The simulator counts a detection only when it is the group's own
+/// clause: name another in the manifest and the case fails.
+#[test]
+fn another_clause_is_not_a_detection() {
+    let s = tmp("other");
+    gen(&s, "1", true, "mapa*/boundary/mapa.rank/*");
+    let path = s.join("manifest.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let rank = ptx_semantics::precond::table::MAPA_RANK.rule;
+    let address = ptx_semantics::precond::table::MAPA_ADDRESS.rule;
+    assert!(text.contains(rank));
+    std::fs::write(&path, text.replace(rank, address)).unwrap();
+    let out = tmp("other-out");
+    let r = run(&s, &out, "simulator", &["--include-undefined"]);
+    let g = r["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["expect"] == "undefined")
+        .unwrap()
+        .clone();
+    assert_eq!(g["counts"]["fail"].as_u64(), Some(1), "{g}");
+    assert!(
+        g["reason"].as_str().unwrap().contains("not reported"),
+        "{g}"
+    );
+    for d in [s, out] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
