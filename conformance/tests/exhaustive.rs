@@ -2,24 +2,14 @@
 //! inputs, a `command:` implementation with seeded faults (caught, and
 //! narrowed to exactly the faulted inputs), and bad arguments.
 
+mod common;
+
+use common::conform;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn conform(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_conform"))
-        .args(args)
-        .output()
-        .expect("conform runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("conform-exh-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
+/// An empty scratch folder.
+fn scratch(name: &str) -> PathBuf {
+    let d = common::tmp("conform-exh", name);
     std::fs::create_dir_all(&d).unwrap();
     d
 }
@@ -63,7 +53,7 @@ done
 
 #[test]
 fn the_simulator_agrees_with_the_model_over_a_stretch() {
-    let dir = tmp("sim");
+    let dir = scratch("sim");
     let json = dir.join("r.json");
     // 1.0 and its neighbours, in chunks of 2^10 (the last one partial)
     let (rc, out, err) = conform(&[
@@ -97,7 +87,7 @@ fn a_16_bit_form_is_checked_over_every_input() {
 
 #[test]
 fn seeded_faults_are_caught_and_narrowed_to_their_inputs() {
-    let dir = tmp("faults");
+    let dir = scratch("faults");
     // 1.0, 2.0, and the first input of the third chunk
     let faults = [0x3f80_0000u64, 0x4000_0000, 0x3f80_0400];
     let adapter = faulty_adapter(&dir, &faults, 2);
@@ -140,7 +130,7 @@ fn seeded_faults_are_caught_and_narrowed_to_their_inputs() {
 
 #[test]
 fn a_failing_implementation_is_reported() {
-    let dir = tmp("broken");
+    let dir = scratch("broken");
     let path = dir.join("broken.sh");
     std::fs::write(&path, "#!/bin/sh\necho 'no GPU here' >&2\nexit 3\n").unwrap();
     #[cfg(unix)]

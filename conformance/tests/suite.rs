@@ -2,26 +2,10 @@
 //! passing its own suite, failures found where the expectation is wrong,
 //! and errors on bad input.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-fn conform(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_conform"))
-        .args(args)
-        .output()
-        .expect("run conform");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ptx-suite-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
+use common::{conform, files, tmp};
+use std::path::Path;
 
 const FILTER: &[&str] = &[
     "--filter",
@@ -49,28 +33,13 @@ fn gen(dir: &Path, seed: &str) {
     assert_eq!(rc, 0, "{err}");
 }
 
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    for sub in ["", "kernels", "data"] {
-        let mut names: Vec<_> = std::fs::read_dir(dir.join(sub))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.is_file())
-            .collect();
-        names.sort();
-        for p in names {
-            out.push((
-                p.strip_prefix(dir).unwrap().display().to_string(),
-                std::fs::read(&p).unwrap(),
-            ));
-        }
-    }
-    out
-}
-
 #[test]
 fn same_seed_same_bytes() {
-    let (a, b, c) = (tmp("a"), tmp("b"), tmp("c"));
+    let (a, b, c) = (
+        tmp("ptx-suite-test", "a"),
+        tmp("ptx-suite-test", "b"),
+        tmp("ptx-suite-test", "c"),
+    );
     gen(&a, "7");
     gen(&b, "7");
     gen(&c, "8");
@@ -90,7 +59,7 @@ fn results(dir: &Path) -> serde_json::Value {
 
 #[test]
 fn simulator_passes_and_a_wrong_expectation_fails() {
-    let s = tmp("run");
+    let s = tmp("ptx-suite-test", "run");
     gen(&s, "1");
     let manifest = std::fs::read_to_string(s.join("manifest.yaml")).unwrap();
     let total: u64 = manifest
@@ -99,7 +68,7 @@ fn simulator_passes_and_a_wrong_expectation_fails() {
         .unwrap()
         .parse()
         .unwrap();
-    let out = tmp("run-out");
+    let out = tmp("ptx-suite-test", "run-out");
     let (rc, stdout, err) = conform(&[
         "run",
         "--impl",
@@ -127,7 +96,7 @@ fn simulator_passes_and_a_wrong_expectation_fails() {
     let at = cases * 4 + 3 * 2;
     bytes[at] ^= 0x10;
     std::fs::write(&data, &bytes).unwrap();
-    let out2 = tmp("run-out2");
+    let out2 = tmp("ptx-suite-test", "run-out2");
     let (rc, _, _) = conform(&[
         "run",
         "--impl",
@@ -174,7 +143,7 @@ fn simulator_passes_and_a_wrong_expectation_fails() {
 #[test]
 fn bad_input_exits_2() {
     // gen into an existing folder
-    let d = tmp("exists");
+    let d = tmp("ptx-suite-test", "exists");
     std::fs::create_dir_all(&d).unwrap();
     let (rc, _, err) = conform(&[
         "gen",
@@ -192,7 +161,7 @@ fn bad_input_exits_2() {
         "format: ptx-conform-suite/1\ngroups: [\n  - id: x\n",
     )
     .unwrap();
-    let out = tmp("exists-out");
+    let out = tmp("ptx-suite-test", "exists-out");
     let (rc, _, err) = conform(&[
         "run",
         "--impl",
@@ -214,7 +183,7 @@ fn bad_input_exits_2() {
         "gen",
         "-q",
         "--out",
-        tmp("none").to_str().unwrap(),
+        tmp("ptx-suite-test", "none").to_str().unwrap(),
         "--filter",
         "zzz*",
     ]);

@@ -7,28 +7,12 @@
 //! deterministic and leaves the default suite alone. See: issue 7.
 #![cfg(feature = "ub")]
 
+mod common;
+
+use common::{conform, files, tmp};
 use ptx_gen::suite::boundary::{edges, NOT_AT_AN_EDGE};
 use ptx_gen::suite::manifest::{Expect, Manifest};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn conform(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_conform"))
-        .args(args)
-        .output()
-        .expect("run conform");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ptx-ub-boundary-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
+use std::path::Path;
 
 /// The boundary groups only (and `extra` filters), seed `seed`.
 fn gen(dir: &Path, seed: &str, ub: bool, filter: &str) {
@@ -47,25 +31,6 @@ fn gen(dir: &Path, seed: &str, ub: bool, filter: &str) {
     }
     let (rc, _, err) = conform(&args);
     assert_eq!(rc, 0, "{err}");
-}
-
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    for sub in ["", "kernels", "data"] {
-        let mut names: Vec<_> = std::fs::read_dir(dir.join(sub))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.is_file())
-            .collect();
-        names.sort();
-        for p in names {
-            out.push((
-                p.strip_prefix(dir).unwrap().display().to_string(),
-                std::fs::read(&p).unwrap(),
-            ));
-        }
-    }
-    out
 }
 
 fn run(suite: &Path, out: &Path, imp: &str, extra: &[&str]) -> serde_json::Value {
@@ -89,7 +54,7 @@ const BOUNDARY: &str = "*/boundary/*";
 
 #[test]
 fn same_seed_same_bytes_and_the_default_suite_unchanged() {
-    let (a, b) = (tmp("a"), tmp("b"));
+    let (a, b) = (tmp("ptx-ub-boundary", "a"), tmp("ptx-ub-boundary", "b"));
     gen(&a, "5", true, BOUNDARY);
     gen(&b, "5", true, BOUNDARY);
     let fa = files(&a);
@@ -97,7 +62,7 @@ fn same_seed_same_bytes_and_the_default_suite_unchanged() {
     assert_eq!(fa, files(&b), "two boundary suites from seed 5 differ");
     // --ub-boundary adds groups and changes none: a filter that selects
     // none of them gives the same folder with and without it
-    let (c, d) = (tmp("c"), tmp("d"));
+    let (c, d) = (tmp("ptx-ub-boundary", "c"), tmp("ptx-ub-boundary", "d"));
     gen(&c, "5", true, "prmt*");
     gen(&d, "5", false, "prmt*");
     assert_eq!(files(&c), files(&d));
@@ -135,7 +100,7 @@ fn every_precondition_has_an_edge_or_a_reason() {
 
 #[test]
 fn defined_side_passes_undefined_side_skipped_then_detected() {
-    let s = tmp("run");
+    let s = tmp("ptx-ub-boundary", "run");
     gen(&s, "1", true, BOUNDARY);
     let m = Manifest::read(&s).unwrap();
     assert_eq!(m.groups.len(), 2 * edges().len());
@@ -165,7 +130,7 @@ fn defined_side_passes_undefined_side_skipped_then_detected() {
             .unwrap_or_else(|| panic!("{id}: not in the results"))
             .clone()
     };
-    let out = tmp("run-out");
+    let out = tmp("ptx-ub-boundary", "run-out");
     let r = run(&s, &out, "simulator", &[]);
     for g in &m.groups {
         let got = by_id(&r, &g.id);
@@ -195,7 +160,10 @@ fn defined_side_passes_undefined_side_skipped_then_detected() {
     // with --include-undefined: each detected with its own clause, by the
     // simulator and by conform-faulty through the command protocol
     let faulty = format!("command:{}", env!("CARGO_BIN_EXE_conform-faulty"));
-    let (out2, out3) = (tmp("run-out2"), tmp("run-out3"));
+    let (out2, out3) = (
+        tmp("ptx-ub-boundary", "run-out2"),
+        tmp("ptx-ub-boundary", "run-out3"),
+    );
     for (imp, out) in [("simulator", &out2), (faulty.as_str(), &out3)] {
         let r = run(&s, out, imp, &["--include-undefined"]);
         assert_eq!(r["totals"]["fail"].as_u64(), Some(0), "{imp}");
@@ -223,7 +191,7 @@ fn defined_side_passes_undefined_side_skipped_then_detected() {
 /// clause: name another in the manifest and the case fails.
 #[test]
 fn another_clause_is_not_a_detection() {
-    let s = tmp("other");
+    let s = tmp("ptx-ub-boundary", "other");
     gen(&s, "1", true, "mapa*/boundary/mapa.rank/*");
     let path = s.join("manifest.yaml");
     let text = std::fs::read_to_string(&path).unwrap();
@@ -231,7 +199,7 @@ fn another_clause_is_not_a_detection() {
     let address = ptx_semantics::precond::table::MAPA_ADDRESS.rule;
     assert!(text.contains(rank));
     std::fs::write(&path, text.replace(rank, address)).unwrap();
-    let out = tmp("other-out");
+    let out = tmp("ptx-ub-boundary", "other-out");
     let r = run(&s, &out, "simulator", &["--include-undefined"]);
     let g = r["groups"]
         .as_array()

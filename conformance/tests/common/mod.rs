@@ -1,0 +1,49 @@
+//! What the integration tests of `conform` share: running the binary,
+//! scratch folders, and a suite folder's files.
+// Each test binary uses its own part of this module.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Runs `conform ARGS`: its exit code, stdout and stderr.
+pub fn conform(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_conform"))
+        .args(args)
+        .output()
+        .expect("run conform");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A scratch path under the temporary folder, unique to this process
+/// (`prefix` names the test file), removed if it was there.
+pub fn tmp(prefix: &str, name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("{prefix}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Every file of a suite folder (the manifest, kernels and data), by path,
+/// in a fixed order.
+pub fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for sub in ["", "kernels", "data"] {
+        let mut names: Vec<_> = std::fs::read_dir(dir.join(sub))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_file())
+            .collect();
+        names.sort();
+        for p in names {
+            out.push((
+                p.strip_prefix(dir).unwrap().display().to_string(),
+                std::fs::read(&p).unwrap(),
+            ));
+        }
+    }
+    out
+}
