@@ -219,7 +219,7 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
     let mut vals = Vec::new();
     let mut prev: Option<BV> = None;
     for p in &prog.params {
-        let bits = (p.size.clamp(1, 64) * 8) as u32;
+        let bits = (p.size.max(1) * 8) as u32;
         let v = BV::new_const(format!("param.{}", p.name), bits);
         if opts.pointer_params && p.size == 8 {
             let heap = profile.global_heap;
@@ -508,14 +508,16 @@ impl Search<'_> {
                     acc.unknown = unknown;
                 }
             }
-            // the thread goes on only where the behaviour was defined
-            if pre.effect == Effect::Behaviour {
-                let h = match guard {
-                    Some(g) => g.implies(&holds),
-                    None => holds.clone(),
-                };
-                path.cond.push(h);
-            }
+            // the thread goes on only where the behaviour was defined; past
+            // an undefined result it goes on too, but what follows from
+            // that result is not asked about: its source is the witness
+            // (and the simulator, which replays witnesses, gives such a
+            // result unspecified bits that decide nothing)
+            let h = match guard {
+                Some(g) => g.implies(&holds),
+                None => holds.clone(),
+            };
+            path.cond.push(h);
             held.push(holds);
         }
     }
@@ -526,7 +528,7 @@ impl Search<'_> {
         let mut params = Vec::new();
         let mut param_bytes = Vec::new();
         for (p, v) in self.prog.params.iter().zip(&self.params) {
-            let bytes: Vec<u8> = (0..p.size.min(64))
+            let bytes: Vec<u8> = (0..p.size)
                 .map(|k| {
                     let b = v.extract(k as u32 * 8 + 7, k as u32 * 8);
                     num(&zext64(&b)) as u8
