@@ -471,8 +471,17 @@ impl Search<'_> {
         let pres = preconditions_of(self, path, op);
         let mut held: Vec<Bool> = Vec::new();
         for (pre, terms) in pres {
-            let holds = eval_cond(&Z3(&terms), &self.profile, &pre.holds);
+            let holds = eval_cond(&Z3(&terms), &self.profile, &pre.holds).simplify();
             let key = (path.pc, pre.id);
+            if holds.as_bool() == Some(true) {
+                // holds whatever the unknowns are (a constant address, an
+                // aligned offset from an aligned base): no query
+                self.found.entry(key).or_insert(Acc {
+                    witness: None,
+                    unknown: None,
+                });
+                continue;
+            }
             let done = self.found.get(&key).is_some_and(|a| a.witness.is_some());
             if !done {
                 let mut q = path.cond.clone();
@@ -648,12 +657,20 @@ impl Search<'_> {
                         Next::Cut
                     };
                 };
+                let g = g.simplify();
                 let mut taken_cond = path.cond.clone();
                 taken_cond.push(g.clone());
                 let mut fall_cond = path.cond.clone();
                 fall_cond.push(g.not());
-                let can_take = self.check(&taken_cond) != SatResult::Unsat;
-                let can_fall = self.check(&fall_cond) != SatResult::Unsat;
+                // a guard that is a constant needs no query (the path
+                // itself is live)
+                let (can_take, can_fall) = match g.as_bool() {
+                    Some(v) => (v, !v),
+                    None => (
+                        self.check(&taken_cond) != SatResult::Unsat,
+                        self.check(&fall_cond) != SatResult::Unsat,
+                    ),
+                };
                 let mut taken = path.clone();
                 taken.cond = taken_cond;
                 path.cond = fall_cond;
