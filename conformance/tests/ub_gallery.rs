@@ -26,6 +26,14 @@ const GALLERY: &[(&str, &[(u64, &str)])] = &[
     ("misaligned_v4_some_threads.ptx", &[(19, "access.aligned")]),
     ("cp_async_param_size.ptx", &[(16, "cp.async.src-size")]),
     ("cp_async_param_size_clamped.ptx", &[]),
+    // See: issue 7 (witnesses of the nvcc corpus that did not replay: a
+    // structure parameter wider than 64 bytes, unmodelled floating point,
+    // loads through pointers that are no buffer, dynamic shared memory)
+    (
+        "struct_param_pointer.ptx",
+        &[(16, "cvta.to.global"), (21, "access.aligned")],
+    ),
+    ("dynamic_shared_misaligned.ptx", &[(19, "access.aligned")]),
 ];
 
 fn analyse(file: &str) -> (i32, serde_json::Value) {

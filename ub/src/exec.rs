@@ -219,7 +219,7 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
     let mut vals = Vec::new();
     let mut prev: Option<BV> = None;
     for p in &prog.params {
-        let bits = (p.size.clamp(1, 64) * 8) as u32;
+        let bits = (p.size.max(1) * 8) as u32;
         let v = BV::new_const(format!("param.{}", p.name), bits);
         if opts.pointer_params && p.size == 8 {
             let heap = profile.global_heap;
@@ -471,8 +471,17 @@ impl Search<'_> {
         let pres = preconditions_of(self, path, op);
         let mut held: Vec<Bool> = Vec::new();
         for (pre, terms) in pres {
-            let holds = eval_cond(&Z3(&terms), &self.profile, &pre.holds);
+            let holds = eval_cond(&Z3(&terms), &self.profile, &pre.holds).simplify();
             let key = (path.pc, pre.id);
+            if holds.as_bool() == Some(true) {
+                // holds whatever the unknowns are (a constant address, an
+                // aligned offset from an aligned base): no query
+                self.found.entry(key).or_insert(Acc {
+                    witness: None,
+                    unknown: None,
+                });
+                continue;
+            }
             let done = self.found.get(&key).is_some_and(|a| a.witness.is_some());
             if !done {
                 let mut q = path.cond.clone();
@@ -508,14 +517,16 @@ impl Search<'_> {
                     acc.unknown = unknown;
                 }
             }
-            // the thread goes on only where the behaviour was defined
-            if pre.effect == Effect::Behaviour {
-                let h = match guard {
-                    Some(g) => g.implies(&holds),
-                    None => holds.clone(),
-                };
-                path.cond.push(h);
-            }
+            // the thread goes on only where the behaviour was defined; past
+            // an undefined result it goes on too, but what follows from
+            // that result is not asked about: its source is the witness
+            // (and the simulator, which replays witnesses, gives such a
+            // result unspecified bits that decide nothing)
+            let h = match guard {
+                Some(g) => g.implies(&holds),
+                None => holds.clone(),
+            };
+            path.cond.push(h);
             held.push(holds);
         }
     }
@@ -526,7 +537,7 @@ impl Search<'_> {
         let mut params = Vec::new();
         let mut param_bytes = Vec::new();
         for (p, v) in self.prog.params.iter().zip(&self.params) {
-            let bytes: Vec<u8> = (0..p.size.min(64))
+            let bytes: Vec<u8> = (0..p.size)
                 .map(|k| {
                     let b = v.extract(k as u32 * 8 + 7, k as u32 * 8);
                     num(&zext64(&b)) as u8
@@ -646,12 +657,20 @@ impl Search<'_> {
                         Next::Cut
                     };
                 };
+                let g = g.simplify();
                 let mut taken_cond = path.cond.clone();
                 taken_cond.push(g.clone());
                 let mut fall_cond = path.cond.clone();
                 fall_cond.push(g.not());
-                let can_take = self.check(&taken_cond) != SatResult::Unsat;
-                let can_fall = self.check(&fall_cond) != SatResult::Unsat;
+                // a guard that is a constant needs no query (the path
+                // itself is live)
+                let (can_take, can_fall) = match g.as_bool() {
+                    Some(v) => (v, !v),
+                    None => (
+                        self.check(&taken_cond) != SatResult::Unsat,
+                        self.check(&fall_cond) != SatResult::Unsat,
+                    ),
+                };
                 let mut taken = path.clone();
                 taken.cond = taken_cond;
                 path.cond = fall_cond;

@@ -4,9 +4,16 @@
 //! the witness thread hits the same clause at the same instruction.
 
 use ptx_semantics::ptx::ast::Module;
-use ptx_semantics::sim::{self, Arg, Launch, StopKind, ThreadId, WindowProfile};
+use ptx_semantics::sim::{
+    self, Arg, Launch, Place, Program, Space, StopKind, ThreadId, WindowProfile,
+};
 
 use crate::{Finding, Options, Replay, Verdict};
+
+/// Bytes of shared memory one CTA may have on sm_90, static and dynamic
+/// together (227 KiB: the CUDA C++ Programming Guide's table of compute
+/// capabilities, "maximum amount of shared memory per thread block", 9.0).
+const MAX_SHARED_PER_CTA: u64 = 227 * 1024;
 
 /// Replays the witness of `finding` (none for other verdicts).
 pub fn replay(module: &Module, kernel: &str, opts: &Options, finding: &Finding) -> Option<Replay> {
@@ -14,11 +21,15 @@ pub fn replay(module: &Module, kernel: &str, opts: &Options, finding: &Finding) 
         return None;
     };
     let profile = WindowProfile::SM90;
-    let prog = match sim::prepare(module, kernel, &profile) {
+    // the lenient decoding, as the search read the kernel: an instruction
+    // the simulator does not model leaves unspecified bits, which stop the
+    // thread only if a branch or an address depends on them
+    let prog = match sim::prepare_lenient(module, kernel, &profile) {
         Ok(p) => p,
         Err(e) => return Some(Replay::Impossible { why: e.to_string() }),
     };
     let mut args = Vec::new();
+    let mut buffers: Vec<u64> = Vec::new();
     for (p, bytes) in prog.params.iter().zip(&w.param_bytes) {
         if opts.pointer_params && p.size == 8 {
             let mut x = [0u8; 8];
@@ -33,6 +44,7 @@ pub fn replay(module: &Module, kernel: &str, opts: &Options, finding: &Finding) 
                     buf[off as usize..off as usize + n].copy_from_slice(&le[..n]);
                 }
             }
+            buffers.push(base);
             args.push(Arg::Buffer {
                 addr: Some(base),
                 bytes: buf,
@@ -42,8 +54,17 @@ pub fn replay(module: &Module, kernel: &str, opts: &Options, finding: &Finding) 
         }
     }
     let mut launch = Launch::new(w.grid, w.block, args);
+    launch.memory = memory(&prog, &profile, &buffers, &w.loads);
     launch.cluster = Some(w.cluster);
     launch.step_budget = 1 << 26;
+    // the search took the dynamic shared memory to be any size: the replay
+    // gives the most a CTA may have
+    if prog.dynamic_shared {
+        let used = prog
+            .static_shared_end()
+            .saturating_sub(profile.shared_reserved);
+        launch.dynamic_shared = MAX_SHARED_PER_CTA.saturating_sub(used);
+    }
     let out = match sim::run(&prog, &launch) {
         Ok(o) => o,
         Err(e) => {
@@ -76,4 +97,52 @@ pub fn replay(module: &Module, kernel: &str, opts: &Options, finding: &Finding) 
         };
         Replay::NotConfirmed { what }
     })
+}
+
+/// Global memory for the loads of the witness path that no buffer holds
+/// (through pointers the search took to be any value: a structure
+/// parameter's fields, loaded pointers): the loaded bytes at their
+/// addresses, in the global window, adjacent and overlapping loads merged.
+fn memory(
+    prog: &Program,
+    profile: &WindowProfile,
+    buffers: &[u64],
+    loads: &[(u64, u8, u64)],
+) -> Vec<(u64, Vec<u8>)> {
+    let at = Place {
+        rank: 0,
+        cluster_size: 1,
+        param_bytes: prog.param_bytes,
+        const_bytes: prog.const_bytes(),
+    };
+    let global = |a: u64| sim::window::isspacep(profile, Space::Global, a, &at);
+    let mut spans: Vec<(u64, Vec<u8>)> = Vec::new();
+    let mut sorted: Vec<(u64, u8, u64)> = loads
+        .iter()
+        .copied()
+        .filter(|&(a, n, _)| {
+            let n = u64::from(n.min(8));
+            !buffers
+                .iter()
+                .any(|&b| a >= b && a.saturating_add(n) <= b + Options::BUFFER)
+                && n > 0
+                && global(a)
+                && global(a.saturating_add(n - 1))
+        })
+        .collect();
+    sorted.sort_by_key(|&(a, ..)| a);
+    for (a, n, v) in sorted {
+        let bytes = &v.to_le_bytes()[..usize::from(n.min(8))];
+        match spans.last_mut() {
+            Some((base, buf)) if a <= *base + buf.len() as u64 => {
+                let off = (a - *base) as usize;
+                if buf.len() < off + bytes.len() {
+                    buf.resize(off + bytes.len(), 0);
+                }
+                buf[off..off + bytes.len()].copy_from_slice(bytes);
+            }
+            _ => spans.push((a, bytes.to_vec())),
+        }
+    }
+    spans
 }

@@ -48,6 +48,10 @@ pub struct Launch {
     pub dynamic_shared: u64,
     pub args: Vec<Arg>,
     pub multicast: Vec<Multicast>,
+    /// Global memory beside the arguments' buffers, each at its address
+    /// with its bytes: what a kernel reaches through addresses it does not
+    /// get as a buffer argument (pointers inside a structure parameter).
+    pub memory: Vec<(u64, Vec<u8>)>,
     /// Thread-instructions the run may execute before it is stopped.
     pub step_budget: u64,
     pub profile: WindowProfile,
@@ -62,6 +66,7 @@ impl Launch {
             dynamic_shared: 0,
             args,
             multicast: Vec::new(),
+            memory: Vec::new(),
             step_budget: 1 << 32,
             profile: WindowProfile::SM90,
         }

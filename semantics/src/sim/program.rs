@@ -434,6 +434,9 @@ pub struct Program {
     pub(crate) globals: Vec<GlobalVar>,
     /// `.reqnctapercluster` (or `.explicitcluster` with no size: `None`).
     pub cluster_dims: Option<[u32; 3]>,
+    /// Whether the kernel declares a `.shared` array of no size: its
+    /// bytes are the launch's dynamic shared memory.
+    pub dynamic_shared: bool,
     pub explicit_cluster: bool,
 }
 
@@ -452,6 +455,12 @@ impl Program {
     /// Register slots per thread.
     pub fn slots(&self) -> u32 {
         self.slots
+    }
+
+    /// Bytes of the CTA's shared part up to the end of its static
+    /// variables (the reserved bytes included).
+    pub fn static_shared_end(&self) -> u64 {
+        self.shared_end
     }
 
     /// Bytes of the module's constant data.

@@ -73,8 +73,11 @@ pub fn prepare(
 /// As [`prepare`], but an instruction the interpreter does not model
 /// (floating-point arithmetic, mbarriers, ...) becomes [`Op::Opaque`]
 /// rather than an error: for readers that only need to know which
-/// registers it writes (the symbolic executor of `ptx-ub`). The result is
-/// not for [`crate::sim::run`].
+/// registers it writes (the symbolic executor of `ptx-ub`), and for the
+/// replay of its witnesses: [`crate::sim::run`] gives an opaque
+/// instruction's destinations unspecified bits, so a branch or an address
+/// that depends on them stops the thread as indeterminate, and only what
+/// does not depend on them is decided.
 pub fn prepare_lenient(
     module: &Module,
     kernel: &str,
@@ -124,6 +127,9 @@ pub(crate) struct Decoder<'p> {
     params: Vec<ParamInfo>,
     param_bytes: u64,
     cluster_dims: Option<[u32; 3]>,
+    /// Whether a `.shared` array of no size (dynamic shared memory) is
+    /// declared.
+    dynamic_shared: bool,
     explicit_cluster: bool,
     code: Vec<Instr>,
     text: Vec<(String, u32)>,
@@ -167,6 +173,7 @@ impl<'p> Decoder<'p> {
             params: Vec::new(),
             param_bytes: 0,
             cluster_dims: None,
+            dynamic_shared: false,
             explicit_cluster: false,
             code: Vec::new(),
             text: Vec::new(),
@@ -234,6 +241,7 @@ impl<'p> Decoder<'p> {
                     }
                 }
                 ".shared" => {
+                    self.dynamic_shared |= d.dims.contains(&None);
                     let addr = align_up(self.shared_next, align);
                     self.shared_next = addr + size;
                     Symbol::Var {
@@ -467,6 +475,7 @@ impl<'p> Decoder<'p> {
             consts: self.consts,
             globals: self.globals,
             cluster_dims: self.cluster_dims,
+            dynamic_shared: self.dynamic_shared,
             explicit_cluster: self.explicit_cluster,
         })
     }

@@ -405,6 +405,13 @@ impl Machine<'_> {
                 src_size,
                 ignore_src,
             } => self.cp_async(w, l, dst, src, cp_size, src_size, ignore_src)?,
+            // an instruction the interpreter does not model (lenient
+            // decoding): its destinations hold bits nobody knows
+            Op::Opaque { ref dests } => {
+                for &d in dests {
+                    self.set(w, d, l, 0, u64::MAX);
+                }
+            }
             _ => {}
         }
         Ok(())

@@ -252,25 +252,42 @@ fn arguments(
         .max()
         .unwrap_or(launch.profile.global_heap)
         .max(launch.profile.global_heap);
+    let windows = |base: u64, len: u64| {
+        let p = &launch.profile;
+        let end = base.saturating_add(len);
+        [
+            ("shared", p.shared_base, p.shared_size),
+            ("local", p.local_base, p.local_size),
+            ("const", p.const_base, prog.consts.len() as u64),
+            ("param", p.param_base, prog.param_bytes + p.param_slack),
+        ]
+        .into_iter()
+        .find(|&(_, lo, size)| size > 0 && base < lo.saturating_add(size) && lo < end)
+        .map(|(name, _, _)| name)
+    };
+    for (base, bytes) in &launch.memory {
+        if let Some(name) = windows(*base, bytes.len() as u64) {
+            return Err(LaunchError::Shape(format!(
+                "the memory at {base:#x} lies in the {name} window of the profile"
+            )));
+        }
+        next = next.max(base.saturating_add(bytes.len() as u64 + 256));
+        regions.push(Region {
+            base: *base,
+            bytes: bytes.clone(),
+            shadow: Vec::new(),
+            arg: None,
+        });
+    }
     let mut addrs = Vec::new();
     for (k, (p, arg)) in prog.params.iter().zip(&launch.args).enumerate() {
         let bytes: Vec<u8> = match arg {
             Arg::Buffer { addr, bytes } => {
                 let base = addr.unwrap_or_else(|| next.div_ceil(256) * 256);
-                let p = &launch.profile;
-                let end = base.saturating_add(bytes.len() as u64);
-                let windows = [
-                    ("shared", p.shared_base, p.shared_size),
-                    ("local", p.local_base, p.local_size),
-                    ("const", p.const_base, prog.consts.len() as u64),
-                    ("param", p.param_base, prog.param_bytes + p.param_slack),
-                ];
-                for (name, lo, size) in windows {
-                    if size > 0 && base < lo.saturating_add(size) && lo < end {
-                        return Err(LaunchError::Shape(format!(
-                            "the buffer of argument {k} at {base:#x} lies in the {name} window of the profile"
-                        )));
-                    }
+                if let Some(name) = windows(base, bytes.len() as u64) {
+                    return Err(LaunchError::Shape(format!(
+                        "the buffer of argument {k} at {base:#x} lies in the {name} window of the profile"
+                    )));
                 }
                 next = next.max(base + bytes.len() as u64 + 256);
                 regions.push(Region {
