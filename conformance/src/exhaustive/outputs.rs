@@ -39,6 +39,27 @@ pub struct Kernel {
     pub row: usize,
 }
 
+impl Kernel {
+    /// The group of one chunk: inputs `first..first + count`, as the
+    /// protocol of `conform run` describes a job.
+    pub fn group(&self, first: u64, count: u64) -> Group {
+        let mut g = ptx_gen::suite::group_1d(
+            format!("{}/exhaustive/{first:#x}", self.form),
+            "cvt",
+            &self.form,
+            &self.section,
+            (&self.ptx_version, &self.target),
+            Provenance::Spec,
+            String::new(),
+            count,
+            Layout::packed(&[("first", "u64", 8), ("count", "u64", 8)]),
+            Layout::packed(&[("d", &self.output_type, self.row as u32)]),
+        );
+        g.kernel = "kernel.ptx".into();
+        g
+    }
+}
+
 /// Any [`Implementation`] of `conform run`, one job per chunk.
 pub struct ViaJobs {
     pub imp: Box<dyn Implementation + Send>,
@@ -48,33 +69,13 @@ pub struct ViaJobs {
     pub ptx_path: PathBuf,
 }
 
-impl ViaJobs {
-    fn group(&self, first: u64, count: u64) -> Group {
-        let k = &self.kernel;
-        let mut g = ptx_gen::suite::group_1d(
-            format!("{}/exhaustive/{first:#x}", k.form),
-            "cvt",
-            &k.form,
-            &k.section,
-            (&k.ptx_version, &k.target),
-            Provenance::Spec,
-            String::new(),
-            count,
-            Layout::packed(&[("first", "u64", 8), ("count", "u64", 8)]),
-            Layout::packed(&[("d", &k.output_type, k.row as u32)]),
-        );
-        g.kernel = "kernel.ptx".into();
-        g
-    }
-}
-
 impl Outputs for ViaJobs {
     fn info(&self) -> Info {
         self.imp.info()
     }
 
     fn chunk(&mut self, first: u64, count: u64, out: &mut Vec<u8>) -> Result<(), String> {
-        let g = self.group(first, count);
+        let g = self.kernel.group(first, count);
         if let Some(why) = self.imp.unsupported(&g) {
             return Err(why);
         }
@@ -137,18 +138,7 @@ impl OnCuda {
 /// Why `info` does not cover the kernel's PTX version and target.
 #[cfg(feature = "cuda")]
 fn claims(info: &Info, k: &Kernel) -> Option<String> {
-    let g = ptx_gen::suite::group_1d(
-        String::new(),
-        "cvt",
-        &k.form,
-        &k.section,
-        (&k.ptx_version, &k.target),
-        Provenance::Spec,
-        String::new(),
-        0,
-        Layout::packed(&[]),
-        Layout::packed(&[]),
-    );
+    let g = k.group(0, 0);
     crate::run::impls::claims(info, &g)
 }
 
