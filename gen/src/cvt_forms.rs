@@ -3,7 +3,6 @@
 //! and the hardware harness run.
 
 use crate::cvt::{exhaustive_possible, InputSet};
-use ptx_semantics::catalogue::grammar::Form;
 use ptx_semantics::catalogue::{Catalogue, PtxVersion, Target};
 use ptx_semantics::check::{check_module, Options};
 use ptx_semantics::cvt::format::Format;
@@ -92,28 +91,6 @@ fn reg_bits(width: u32) -> u32 {
     }
 }
 
-/// Every qualifier sequence a form's grammar accepts, in syntax order.
-fn spellings(form: &Form) -> Vec<String> {
-    let mut out = vec![form.opcode.clone()];
-    for slot in &form.slots {
-        let mut choices: Vec<String> = vec![String::new()];
-        for part in &slot.parts {
-            choices = choices
-                .iter()
-                .flat_map(|c| part.choices.iter().map(move |q| format!("{c}{q}")))
-                .collect();
-        }
-        if slot.optional {
-            choices.insert(0, String::new());
-        }
-        out = out
-            .iter()
-            .flat_map(|o| choices.iter().map(move |c| format!("{o}{c}")))
-            .collect();
-    }
-    out
-}
-
 /// Every `cvt` and `cvt.pack` form of the catalogue that the model says
 /// `target` accepts under PTX `version`, with the registers a kernel gives
 /// it: the forms whose kernel (`kernel` writes it) the checker accepts.
@@ -127,7 +104,7 @@ pub fn forms(version: &str, target: &str, kernel: impl Fn(&CvtForm) -> String) -
         .iter()
         .filter(|f| matches!(f.row.instr, "cvt" | "cvt.pack"))
     {
-        for text in spellings(form) {
+        for text in form.spellings(&|_, _| true) {
             if seen.contains(&text) {
                 continue;
             }

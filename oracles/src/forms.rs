@@ -6,7 +6,6 @@
 
 use crate::engine::Mode;
 use crate::format::{float_named, Fp, Int};
-use ptx_semantics::catalogue::grammar::Form as Grammar;
 use ptx_semantics::catalogue::Catalogue;
 use ptx_semantics::cvt::Conversion;
 use std::collections::HashSet;
@@ -255,28 +254,6 @@ pub struct CvtForm {
 
 const SM90_FORMS: &str = include_str!("../../corpus/cvt/hardware/sm_90/forms.tsv");
 
-/// Every qualifier sequence a grammar accepts, in syntax order.
-fn spellings(form: &Grammar) -> Vec<String> {
-    let mut out = vec![form.opcode.clone()];
-    for slot in &form.slots {
-        let mut choices: Vec<String> = vec![String::new()];
-        for part in &slot.parts {
-            choices = choices
-                .iter()
-                .flat_map(|c| part.choices.iter().map(move |q| format!("{c}{q}")))
-                .collect();
-        }
-        if slot.optional {
-            choices.insert(0, String::new());
-        }
-        out = out
-            .iter()
-            .flat_map(|o| choices.iter().map(move |c| format!("{o}{c}")))
-            .collect();
-    }
-    out
-}
-
 /// Every conversion form the catalogue resolves, once each, in catalogue
 /// order.
 pub fn all_forms() -> Vec<CvtForm> {
@@ -293,7 +270,7 @@ pub fn all_forms() -> Vec<CvtForm> {
         .iter()
         .filter(|f| matches!(f.row.instr, "cvt" | "cvt.pack"))
     {
-        for text in spellings(g) {
+        for text in g.spellings(&|_, _| true) {
             if seen.contains(&text) {
                 continue;
             }

@@ -6,7 +6,7 @@
 //! round-trip equalities, ranks and loaded values, never an address, so
 //! that they hold wherever a GPU puts its windows.
 
-use super::forms::{accepted, check, provenance, rows, spellings, VT};
+use super::forms::{accepted, check, provenance, rows, VT};
 use super::manifest::{Layout, Provenance};
 use super::templates::{render, Common, Module};
 use super::{generator, group_1d, push_le, Built, Options, Plan};
@@ -136,7 +136,7 @@ fn spelled(instr: &str, kernel: Draft) -> Vec<(String, Vec<String>)> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for form in rows(instr) {
-        for text in spellings(form, &|_, _| true) {
+        for text in form.spellings(&|_, _| true) {
             if !seen.insert(text.clone()) || accepted(&text, VT).is_none() {
                 continue;
             }

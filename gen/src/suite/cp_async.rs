@@ -15,7 +15,7 @@
 //! less than `cp-size`" but makes only "larger than `cp-size`" undefined,
 //! so `src-size == cp-size` is taken as defined (docs/ub.md).
 
-use super::forms::{accepted, check, rows, spellings, VT};
+use super::forms::{accepted, check, rows, VT};
 use super::manifest::{Field, Layout, Provenance};
 use super::mem::{data_bytes, seeded};
 use super::templates::{render, Common, Module};
@@ -74,7 +74,7 @@ fn copies() -> Vec<String> {
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for form in rows("cp.async") {
-        for text in spellings(form, &|_, _| true) {
+        for text in form.spellings(&|_, _| true) {
             if accepted(&text, VT).is_some() && seen.insert(text.clone()) {
                 out.push(text);
             }

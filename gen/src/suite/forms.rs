@@ -1,7 +1,6 @@
-//! The catalogue's spellings of a form, for the suite families that
-//! enumerate them (`mem`, `addr`): every qualifier sequence a row's grammar
-//! accepts, with chosen slots pinned, and whether a PTX version and target
-//! accept it. The checker (`ptx_semantics::check::check_module`) stays the
+//! What the suite families that enumerate a form's spellings (`mem`,
+//! `addr`, `cp_async`, through `Form::spellings`) need besides: the rows of
+//! an instruction, and whether a PTX version and target accept a spelling. The checker (`ptx_semantics::check::check_module`) stays the
 //! judge of every generated kernel; this only narrows what is tried.
 
 use super::manifest::Provenance;
@@ -11,37 +10,6 @@ use ptx_semantics::check::{check_module, Options};
 
 /// The PTX version and target every group of these families declares.
 pub const VT: (&str, &str) = ("8.7", "sm_90");
-
-/// Every qualifier sequence of `form`'s grammar, in syntax order, keeping
-/// only the choices `keep(part, qualifier)` allows (`part` is the set name
-/// with its dot, `.ss`, or the literal itself, `.weak`); an optional slot
-/// may also be left out. Duplicates are left in (another row may spell the
-/// same text).
-pub fn spellings(form: &Form, keep: &dyn Fn(&str, &str) -> bool) -> Vec<String> {
-    let mut out = vec![form.opcode.clone()];
-    for slot in &form.slots {
-        let mut choices: Vec<String> = vec![String::new()];
-        for part in &slot.parts {
-            choices = choices
-                .iter()
-                .flat_map(|c| {
-                    part.choices
-                        .iter()
-                        .filter(|q| keep(&part.name, q))
-                        .map(move |q| format!("{c}{q}"))
-                })
-                .collect();
-        }
-        if slot.optional {
-            choices.insert(0, String::new());
-        }
-        out = out
-            .iter()
-            .flat_map(|o| choices.iter().map(move |c| format!("{o}{c}")))
-            .collect();
-    }
-    out
-}
 
 /// The catalogue's rows of one instruction (`ld`, `cvta`), by row id.
 pub fn rows(instr: &str) -> impl Iterator<Item = &'static Form> + '_ {

@@ -19,7 +19,7 @@
 //! (`.shared`, `.local`) that is then copied out whole: the bytes next to
 //! the stored ones must keep the guard.
 
-use super::forms::{accepted, check, provenance, rows, spellings, VT};
+use super::forms::{accepted, check, provenance, rows, VT};
 use super::manifest::{Field, Layout};
 use super::templates::{render, Common, Module};
 use super::{generator, group_1d, push_le, Built, Options, Plan};
@@ -170,14 +170,14 @@ fn candidates() -> Vec<(String, Result<Access, String>)> {
     let mut texts: Vec<String> = Vec::new();
     for instr in ["ld", "ld.global.nc", "ldu", "st"] {
         for form in rows(instr).filter(|f| SHAPE_ROWS.contains(&f.row.id)) {
-            texts.extend(spellings(form, &|part, q| {
+            texts.extend(form.spellings(&|part, q| {
                 matches!(part, ".ss" | ".vec" | ".type") || !optional_part(form, part) && part == q
             }));
         }
     }
     for instr in ["ld", "ld.global.nc", "ldu", "st"] {
         for form in rows(instr).filter(|f| f.part("vec").is_none()) {
-            texts.extend(spellings(form, &|part, q| part != ".type" || q == ".u32"));
+            texts.extend(form.spellings(&|part, q| part != ".type" || q == ".u32"));
         }
     }
     // the vector rows of the qualifier rows: each optional qualifier alone
@@ -194,7 +194,7 @@ fn candidates() -> Vec<(String, Result<Access, String>)> {
                 .chain([""])
                 .collect();
             for extra in extras {
-                texts.extend(spellings(form, &|part, q| match part {
+                texts.extend(form.spellings(&|part, q| match part {
                     ".type" => q == ".u32",
                     ".vec" => q == ".v4",
                     ".ss" => true,

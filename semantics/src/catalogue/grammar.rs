@@ -107,6 +107,37 @@ pub struct NotationError {
 }
 
 impl Form {
+    /// Every qualifier sequence the grammar accepts, in syntax order,
+    /// keeping only the choices `keep(part, qualifier)` allows (`part` is
+    /// the set name with its dot, `.ss`, or the literal itself, `.weak`); an
+    /// optional slot may also be left out. Duplicates are left in (another
+    /// row may spell the same text).
+    pub fn spellings(&self, keep: &dyn Fn(&str, &str) -> bool) -> Vec<String> {
+        let mut out = vec![self.opcode.clone()];
+        for slot in &self.slots {
+            let mut choices: Vec<String> = vec![String::new()];
+            for part in &slot.parts {
+                choices = choices
+                    .iter()
+                    .flat_map(|c| {
+                        part.choices
+                            .iter()
+                            .filter(|q| keep(&part.name, q))
+                            .map(move |q| format!("{c}{q}"))
+                    })
+                    .collect();
+            }
+            if slot.optional {
+                choices.insert(0, String::new());
+            }
+            out = out
+                .iter()
+                .flat_map(|o| choices.iter().map(move |c| format!("{o}{c}")))
+                .collect();
+        }
+        out
+    }
+
     pub fn parse(row: &'static Row) -> Result<Form, NotationError> {
         let err = |message: String| NotationError {
             row: row.id.to_string(),
