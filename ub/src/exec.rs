@@ -371,9 +371,7 @@ fn preconditions_of(s: &Search, path: &Path, op: &Op) -> Vec<(&'static Precondit
                 .with(Var::Addr2, s.address(path, *src))
                 .with(Var::CpSize, cp)
                 .with(Var::SrcSize, n);
-            let pres = table::cp_async();
-            let skip = usize::from(ignore_src.is_some());
-            for pre in &pres[skip..] {
+            for pre in table::cp_async(ignore_src.is_some()) {
                 out.push((pre, t.clone()));
             }
         }

@@ -336,13 +336,20 @@ pub static CP_ASYNC_SRC_ALIGNED: Precondition = Precondition {
     holds: Cond::Aligned(&ADDR2, &CP_SIZE),
 };
 
-/// `cp.async`'s preconditions, in the order they are checked.
-pub fn cp_async() -> [&'static Precondition; 3] {
-    [
+/// `cp.async`'s preconditions, in the order they are checked: the
+/// `src-size` rule only where the form has `src-size` (the `ignore-src`
+/// form has none; without either operand `src-size` is `cp-size`).
+pub fn cp_async(ignore_src: bool) -> &'static [&'static Precondition] {
+    static ALL: [&Precondition; 3] = [
         &CP_ASYNC_SRC_SIZE,
         &CP_ASYNC_DST_ALIGNED,
         &CP_ASYNC_SRC_ALIGNED,
-    ]
+    ];
+    if ignore_src {
+        &ALL[1..]
+    } else {
+        &ALL
+    }
 }
 
 // ---- applypriority, discard, createpolicy (9.7.9.16 to 9.7.9.18) ---------

@@ -461,13 +461,7 @@ impl Machine<'_> {
             src_size: n,
             ..Env::at(&self.place(w))
         };
-        let pres = table::cp_async();
-        let pres = if ignore_src.is_some() {
-            &pres[1..]
-        } else {
-            &pres[..]
-        };
-        for pre in pres {
+        for pre in table::cp_async(ignore_src.is_some()) {
             precond::check(&self.profile, pre, &env).map_err(Stop::Undefined)?;
         }
         let from = if ignore { 0 } else { n };
