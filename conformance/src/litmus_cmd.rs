@@ -187,9 +187,14 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
             (None, false) => "",
         };
         if !args.quiet || !mark.is_empty() && !mark.starts_with("  (") {
+            let undefined = if verdict.undefined.is_empty() {
+                ""
+            } else {
+                " [undefined behaviour]"
+            };
             let _ = writeln!(
                 out,
-                "{}: {} ({}){mark}",
+                "{}: {} ({}){undefined}{mark}",
                 path.display(),
                 verdict.holds as u8,
                 describe(&test, &verdict)
@@ -238,6 +243,15 @@ fn explain(args: ExplainArgs) -> Result<ExitCode> {
         args.model.name(),
         verdict.candidates
     );
+    if !verdict.undefined.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nUndefined behaviour: some consistent execution breaks a rule the PTX ISA leaves undefined:"
+        );
+        for u in &verdict.undefined {
+            let _ = writeln!(out, "  - {u}");
+        }
+    }
     if let Some(x) = &verdict.execution {
         if text {
             let _ = writeln!(

@@ -28,6 +28,10 @@ pub enum Init {
         name: String,
         space: Space,
         value: i64,
+        /// For shared memory, the CTA whose shared memory holds it:
+        /// `shared(cta 1) x = 0;`. Without it, each access is to the
+        /// accessing thread's own CTA.
+        owner: Option<u32>,
     },
     /// `P1:r0 = 0;`
     Register {
@@ -43,8 +47,9 @@ pub enum Init {
         target: String,
     },
     /// `mbarrier bar = 2;` (an extension): an mbarrier object whose current
-    /// phase expects 2 arrivals (PTX ISA 9.7.13.15).
-    Mbarrier { name: String, count: i64 },
+    /// phase expects 2 arrivals (PTX ISA 9.7.13.15). `mbarrier bar;`
+    /// declares one left uninitialised, for `mbarrier.init` to set up.
+    Mbarrier { name: String, count: Option<i64> },
 }
 
 /// The state space of a location (an extension; the Dat3M tests have only
@@ -123,6 +128,8 @@ pub enum BinOp {
     And,
     Or,
     Xor,
+    Min,
+    Max,
 }
 
 /// Comparisons of branches and conditions.
@@ -163,6 +170,14 @@ pub enum ProxyFence {
     /// 9.7.13.4): between the generic and the async proxy, limited to a state
     /// space when one is named.
     Async(Option<AsyncSpace>),
+    /// `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster`
+    /// and `fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster`:
+    /// the uni-directional generic-to-async (release) or async-to-generic
+    /// (acquire) proxy fences (PTX ISA 9.7.13.4).
+    AsyncGeneric { release: bool, space: AsyncSpace },
+    /// `fence.mbarrier_init.release.cluster`: orders prior `mbarrier.init`
+    /// operations only (PTX ISA 9.7.13.4).
+    MbarrierInit,
 }
 
 /// The state-space restriction of `fence.proxy.async`.
@@ -173,11 +188,23 @@ pub enum AsyncSpace {
     SharedCluster,
 }
 
+impl AsyncSpace {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AsyncSpace::Global => "global",
+            AsyncSpace::SharedCta => "shared::cta",
+            AsyncSpace::SharedCluster => "shared::cluster",
+        }
+    }
+}
+
 /// How an asynchronous bulk copy signals completion (PTX ISA 9.7.9.25.1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BulkCompletion {
-    /// `.mbarrier::complete_tx::bytes` with the mbarrier operand.
-    Mbarrier(String),
+    /// `.mbarrier::complete_tx::bytes` with the mbarrier operand; with
+    /// `.multicast::cluster`, one mbarrier per destination CTA, written
+    /// `bar0+bar1`.
+    Mbarrier(Vec<String>),
     /// `.bulk_group`
     BulkGroup,
 }
@@ -276,10 +303,31 @@ pub enum Instr {
         dst_space: String,
         src_space: String,
         completion: BulkCompletion,
+        /// The destination; with `.multicast::cluster` one per destination
+        /// CTA, written `d0+d1` (PTX ISA: "the same CTA-relative offset as
+        /// `dstMem` in the shared memory of each destination CTA").
+        dst: Vec<String>,
+        src: String,
+        size: i64,
+    },
+    /// `cp.reduce.async.bulk.DST.SRC.COMPLETION.OP.TYPE dst, src, size{, mbar}`
+    /// (an extension, PTX ISA 9.7.9.25.4.2): `dst = dst OP src`, each
+    /// reduction `.relaxed.gpu`.
+    CpReduceAsyncBulk {
+        dst_space: String,
+        src_space: String,
+        completion: BulkCompletion,
+        op: BinOp,
         dst: String,
         src: String,
         size: i64,
     },
+    /// `cp.async.mbarrier.arrive{.noinc}.shared::cta.b64 mbar` (an
+    /// extension, PTX ISA 9.7.13.15): an arrive-on triggered when the
+    /// thread's prior `cp.async` operations complete.
+    CpAsyncMbarrierArrive { noinc: bool, mbar: String },
+    /// `mbarrier.init.shared::cta.b64 mbar, count` (PTX ISA 9.7.13.15.9).
+    MbarrierInit { mbar: String, count: i64 },
     /// `cp.async.bulk.commit_group`
     CpAsyncBulkCommit,
     /// `cp.async.bulk.wait_group{.read} N`
@@ -307,6 +355,10 @@ pub enum Instr {
         scope: Scope,
         dst: String,
         mbar: String,
+        /// `.parity` with the phase parity operand (0 or 1); without it the
+        /// wait tests the phase of the thread's latest arrive on the
+        /// mbarrier (its `state` operand), or the first phase.
+        parity: Option<i64>,
     },
 }
 
@@ -388,6 +440,8 @@ impl BinOp {
             BinOp::And => "and",
             BinOp::Or => "or",
             BinOp::Xor => "xor",
+            BinOp::Min => "min",
+            BinOp::Max => "max",
         }
     }
 
@@ -407,6 +461,8 @@ impl BinOp {
             BinOp::And => a & b,
             BinOp::Or => a | b,
             BinOp::Xor => a ^ b,
+            BinOp::Min => a.min(b),
+            BinOp::Max => a.max(b),
         })
     }
 }

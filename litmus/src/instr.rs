@@ -196,6 +196,7 @@ pub(crate) fn parse_instr(text: &str) -> Res<Instr> {
             ops.count(1)?;
             Ok(Instr::Goto(ops.name(0)?))
         }
+        "cp" if parts.get(1) == Some(&"reduce") => cp_reduce(mnemonic, &parts[2..], &ops),
         "cp" => cp(mnemonic, &parts[1..], &ops),
         "mbarrier" => mbarrier(mnemonic, &parts[1..], &ops),
         _ => bad("unknown instruction"),
@@ -219,6 +220,8 @@ fn bin_op(s: &str) -> Option<BinOp> {
         "and" => BinOp::And,
         "or" => BinOp::Or,
         "xor" => BinOp::Xor,
+        "min" => BinOp::Min,
+        "max" => BinOp::Max,
         _ => return None,
     })
 }
@@ -288,8 +291,23 @@ fn strong_sem_scope(mnemonic: &str, s: &str, sc: &str) -> Res<(Sem, Scope)> {
 fn fence(mnemonic: &str, quals: &[&str], ops: &Operands<'_>) -> Res<Instr> {
     ops.count(0)?;
     let err = |m: &str| Err((0, format!("`{mnemonic}`: {m}")));
+    if quals == ["mbarrier_init", "release", "cluster"] {
+        return Ok(Instr::ProxyFence(ProxyFence::MbarrierInit));
+    }
     if quals.first() == Some(&"proxy") {
         let kind = match quals[1..] {
+            ["async::generic", "release", "sync_restrict::shared::cta", "cluster"] => {
+                ProxyFence::AsyncGeneric {
+                    release: true,
+                    space: AsyncSpace::SharedCta,
+                }
+            }
+            ["async::generic", "acquire", "sync_restrict::shared::cluster", "cluster"] => {
+                ProxyFence::AsyncGeneric {
+                    release: false,
+                    space: AsyncSpace::SharedCluster,
+                }
+            }
             ["alias"] => ProxyFence::Alias,
             ["generic"] => ProxyFence::Proxy(AliasProxy::Generic),
             ["texture"] => ProxyFence::Proxy(AliasProxy::Texture),
@@ -299,7 +317,7 @@ fn fence(mnemonic: &str, quals: &[&str], ops: &Operands<'_>) -> Res<Instr> {
             ["async", "global"] => ProxyFence::Async(Some(AsyncSpace::Global)),
             ["async", "shared::cta"] => ProxyFence::Async(Some(AsyncSpace::SharedCta)),
             ["async", "shared::cluster"] => ProxyFence::Async(Some(AsyncSpace::SharedCluster)),
-            _ => return err("expected a proxy kind: alias, generic, texture, surface, constant, async{.global|.shared::cta|.shared::cluster}"),
+            _ => return err("expected a proxy kind: alias, generic, texture, surface, constant, async{.global|.shared::cta|.shared::cluster}, or `async::generic.release.sync_restrict::shared::cta.cluster` / `async::generic.acquire.sync_restrict::shared::cluster.cluster`"),
         };
         return Ok(Instr::ProxyFence(kind));
     }
@@ -308,7 +326,7 @@ fn fence(mnemonic: &str, quals: &[&str], ops: &Operands<'_>) -> Res<Instr> {
             (Some(s @ (Sem::AcqRel | Sem::Sc)), Some(sc)) => Ok(Instr::Fence { sem: s, scope: sc }),
             _ => err("expected `fence.acq_rel.SCOPE` or `fence.sc.SCOPE`"),
         },
-        _ => err("expected `fence.acq_rel.SCOPE`, `fence.sc.SCOPE` or `fence.proxy.KIND`"),
+        _ => err("expected `fence.acq_rel.SCOPE`, `fence.sc.SCOPE`, `fence.proxy.KIND` or `fence.mbarrier_init.release.cluster`"),
     }
 }
 
@@ -354,6 +372,23 @@ fn cp(mnemonic: &str, quals: &[&str], ops: &Operands<'_>) -> Res<Instr> {
                 n: non_negative(ops.imm(0)?)?,
             })
         }
+        ["async", "mbarrier", "arrive", rest @ ..] => {
+            let noinc = match rest {
+                ["noinc", rest @ ..] => {
+                    space_b64(mnemonic, rest)?;
+                    true
+                }
+                _ => {
+                    space_b64(mnemonic, rest)?;
+                    false
+                }
+            };
+            ops.count(1)?;
+            Ok(Instr::CpAsyncMbarrierArrive {
+                noinc,
+                mbar: ops.name(0)?,
+            })
+        }
         ["async", "bulk", rest @ ..] => {
             let (tensor, rest) = match rest {
                 ["tensor", "1d", rest @ ..] => (true, rest),
@@ -362,41 +397,115 @@ fn cp(mnemonic: &str, quals: &[&str], ops: &Operands<'_>) -> Res<Instr> {
             let [dst_space, src_space, completion @ ..] = rest else {
                 return err("expected `cp.async.bulk{.tensor.1d}.DST.SRC.COMPLETION`");
             };
-            let completion = match completion {
+            let (completion, multicast) = match completion {
                 ["mbarrier::complete_tx::bytes"] => {
                     ops.count(4)?;
-                    BulkCompletion::Mbarrier(ops.name(3)?)
+                    (BulkCompletion::Mbarrier(vec![ops.name(3)?]), false)
+                }
+                ["mbarrier::complete_tx::bytes", "multicast::cluster"] => {
+                    ops.count(4)?;
+                    (BulkCompletion::Mbarrier(ops.names(3)?), true)
                 }
                 ["bulk_group"] => {
                     ops.count(3)?;
-                    BulkCompletion::BulkGroup
+                    (BulkCompletion::BulkGroup, false)
                 }
-                _ => return err("expected `.mbarrier::complete_tx::bytes` or `.bulk_group`"),
+                _ => return err("expected `.mbarrier::complete_tx::bytes{.multicast::cluster}` or `.bulk_group`"),
             };
             let legal = match (*dst_space, *src_space, &completion) {
-                ("shared::cluster" | "shared::cta", "global", BulkCompletion::Mbarrier(_)) => true,
-                ("shared::cluster", "shared::cta", BulkCompletion::Mbarrier(_)) => !tensor,
+                ("shared::cluster", "global", BulkCompletion::Mbarrier(_)) => true,
+                ("shared::cta", "global", BulkCompletion::Mbarrier(_)) => !multicast,
+                ("shared::cluster", "shared::cta", BulkCompletion::Mbarrier(_)) => {
+                    !tensor && !multicast
+                }
                 ("global", "shared::cta", BulkCompletion::BulkGroup) => true,
                 _ => false,
             };
             if !legal {
                 return err("this direction and completion mechanism do not go together (PTX ISA 9.7.9.25.4)");
             }
-            let size = ops.imm(2)?;
-            if size <= 0 || size % 16 != 0 {
-                return err("the size must be a positive multiple of 16 bytes");
+            let size = bulk_size(ops.imm(2)?)?;
+            let dst = if multicast {
+                ops.names(0)?
+            } else {
+                vec![ops.name(0)?]
+            };
+            if let BulkCompletion::Mbarrier(m) = &completion {
+                if m.len() != dst.len() {
+                    return err("`.multicast::cluster` takes one mbarrier per destination (`d0+d1, src, 16, bar0+bar1`)");
+                }
             }
             Ok(Instr::CpAsyncBulk {
                 tensor,
                 dst_space: dst_space.to_string(),
                 src_space: src_space.to_string(),
                 completion,
-                dst: ops.name(0)?,
+                dst,
                 src: ops.name(1)?,
                 size,
             })
         }
         _ => err("unknown `cp` form"),
+    }
+}
+
+/// `cp.reduce.async.bulk.DST.SRC.COMPLETION.OP.TYPE dst, src, size{, mbar}`.
+fn cp_reduce(mnemonic: &str, quals: &[&str], ops: &Operands<'_>) -> Res<Instr> {
+    let err = |m: &str| Err((0, format!("`{mnemonic}`: {m}")));
+    let ["async", "bulk", dst_space, src_space, completion, op, ty] = quals else {
+        return err("expected `cp.reduce.async.bulk.DST.SRC.COMPLETION.OP.TYPE`");
+    };
+    let completion = match (*dst_space, *src_space, *completion) {
+        ("shared::cluster", "shared::cta", "mbarrier::complete_tx::bytes") => {
+            ops.count(4)?;
+            BulkCompletion::Mbarrier(vec![ops.name(3)?])
+        }
+        ("global", "shared::cta", "bulk_group") => {
+            ops.count(3)?;
+            BulkCompletion::BulkGroup
+        }
+        _ => {
+            return err("expected `.shared::cluster.shared::cta.mbarrier::complete_tx::bytes` or `.global.shared::cta.bulk_group`")
+        }
+    };
+    let op = match *op {
+        "add" => BinOp::Add,
+        "min" => BinOp::Min,
+        "max" => BinOp::Max,
+        "and" => BinOp::And,
+        "or" => BinOp::Or,
+        "xor" => BinOp::Xor,
+        _ => return err("expected a reduction: add, min, max, and, or, xor"),
+    };
+    if !matches!(*ty, "u32" | "s32" | "u64" | "s64" | "b32" | "b64") {
+        return err("expected an integer type: u32, s32, u64, s64, b32, b64");
+    }
+    Ok(Instr::CpReduceAsyncBulk {
+        dst_space: dst_space.to_string(),
+        src_space: src_space.to_string(),
+        completion,
+        op,
+        dst: ops.name(0)?,
+        src: ops.name(1)?,
+        size: bulk_size(ops.imm(2)?)?,
+    })
+}
+
+fn bulk_size(size: i64) -> Res<i64> {
+    if size <= 0 || size % 16 != 0 {
+        return Err((0, "the size must be a positive multiple of 16 bytes".into()));
+    }
+    Ok(size)
+}
+
+/// The optional `.shared{::cta}` and `.b64` of an mbarrier operand.
+fn space_b64(mnemonic: &str, quals: &[&str]) -> Res<()> {
+    match quals {
+        [] | ["b64"] | ["shared" | "shared::cta", "b64"] | ["shared" | "shared::cta"] => Ok(()),
+        _ => Err((
+            0,
+            format!("`{mnemonic}`: expected `.shared::cta.b64` after the operation"),
+        )),
     }
 }
 
@@ -434,12 +543,26 @@ fn mbarrier(mnemonic: &str, quals: &[&str], ops: &Operands<'_>) -> Res<Instr> {
     let Some((&op, rest)) = quals.split_first() else {
         return err("expected `mbarrier.arrive` or `mbarrier.try_wait`");
     };
+    if op == "init" {
+        space_b64(mnemonic, rest)?;
+        ops.count(2)?;
+        let count = ops.imm(1)?;
+        if count <= 0 {
+            return err("the expected arrival count must be positive");
+        }
+        return Ok(Instr::MbarrierInit {
+            mbar: ops.name(0)?,
+            count,
+        });
+    }
     let mut expect_tx = false;
+    let mut parity = false;
     let mut sem_q = None;
     let mut scope_q = None;
     for q in rest {
         match *q {
             "expect_tx" if op == "arrive" && !expect_tx => expect_tx = true,
+            "parity" if op != "arrive" && !parity => parity = true,
             "shared" | "shared::cta" | "shared::cluster" | "b64" => {}
             _ => match (sem(q), scope(q)) {
                 (Some(s), _) if sem_q.is_none() => sem_q = Some(s),
@@ -480,16 +603,27 @@ fn mbarrier(mnemonic: &str, quals: &[&str], ops: &Operands<'_>) -> Res<Instr> {
             if !matches!(sem, Sem::Acquire | Sem::Relaxed) {
                 return err("a wait is `.acquire` or `.relaxed`");
             }
-            ops.count(2)?;
+            let parity = if parity {
+                ops.count(3)?;
+                let p = ops.imm(2)?;
+                if !(0..=1).contains(&p) {
+                    return err("the phase parity is 0 or 1");
+                }
+                Some(p)
+            } else {
+                ops.count(2)?;
+                None
+            };
             Ok(Instr::MbarrierTestWait {
                 try_wait: op == "try_wait",
                 sem,
                 scope,
                 dst: ops.reg(0)?,
                 mbar: ops.name(1)?,
+                parity,
             })
         }
-        _ => err("expected `mbarrier.arrive`, `mbarrier.try_wait` or `mbarrier.test_wait`"),
+        _ => err("expected `mbarrier.init`, `mbarrier.arrive`, `mbarrier.try_wait` or `mbarrier.test_wait`"),
     }
 }
 
@@ -559,6 +693,21 @@ impl<'a> Operands<'a> {
         } else {
             Err((at, format!("expected a name, found `{s}`")))
         }
+    }
+
+    /// Names joined by `+`: `d0+d1`.
+    fn names(&self, i: usize) -> Res<Vec<String>> {
+        let (at, s) = self.get(i)?;
+        s.split('+')
+            .map(|n| {
+                let n = n.trim();
+                if !n.is_empty() && ident_len(n) == n.len() {
+                    Ok(n.to_string())
+                } else {
+                    Err((at, format!("expected names joined by `+`, found `{s}`")))
+                }
+            })
+            .collect()
     }
 
     fn reg(&self, i: usize) -> Res<String> {

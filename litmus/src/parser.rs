@@ -202,25 +202,48 @@ impl<'a> Parser<'a> {
         }
         let first = self.ident()?;
         match first {
-            "shared" | "global" if ident_len(self.rest().trim_start()) > 0 => {
+            "shared" | "global"
+                if ident_len(self.rest().trim_start()) > 0
+                    || self.rest().trim_start().starts_with('(') =>
+            {
                 let space = if first == "shared" {
                     Space::Shared
                 } else {
                     Space::Global
                 };
+                let owner = if space == Space::Shared && self.eat("(")? {
+                    if self.ident()? != "cta" {
+                        return Err(self.error("expected `cta N` naming the CTA that holds it"));
+                    }
+                    let n = self.number()?;
+                    self.expect(")")?;
+                    Some(u32::try_from(n).map_err(|_| self.error("CTA number out of range"))?)
+                } else {
+                    None
+                };
                 let name = self.ident()?.to_string();
                 self.expect("=")?;
                 let value = self.number()?;
-                return Ok(Init::Location { name, space, value });
+                return Ok(Init::Location {
+                    name,
+                    space,
+                    value,
+                    owner,
+                });
             }
             "mbarrier" if ident_len(self.rest().trim_start()) > 0 => {
                 let name = self.ident()?.to_string();
-                self.expect("=")?;
+                if !self.eat("=")? {
+                    return Ok(Init::Mbarrier { name, count: None });
+                }
                 let count = self.number()?;
                 if count <= 0 {
                     return Err(self.error("an mbarrier's expected arrival count must be positive"));
                 }
-                return Ok(Init::Mbarrier { name, count });
+                return Ok(Init::Mbarrier {
+                    name,
+                    count: Some(count),
+                });
             }
             _ => {}
         }
@@ -254,6 +277,7 @@ impl<'a> Parser<'a> {
             name: first.to_string(),
             space: Space::Global,
             value,
+            owner: None,
         })
     }
 

@@ -15,9 +15,15 @@ pub fn print(t: &Litmus) -> String {
     out.push_str("{\n");
     for item in &t.init {
         let _ = match item {
-            Init::Location { name, space, value } => match space {
-                Space::Global => writeln!(out, "{name} = {value};"),
-                Space::Shared => writeln!(out, "shared {name} = {value};"),
+            Init::Location {
+                name,
+                space,
+                value,
+                owner,
+            } => match (space, owner) {
+                (Space::Global, _) => writeln!(out, "{name} = {value};"),
+                (Space::Shared, None) => writeln!(out, "shared {name} = {value};"),
+                (Space::Shared, Some(c)) => writeln!(out, "shared(cta {c}) {name} = {value};"),
             },
             Init::Register { thread, reg, value } => writeln!(out, "P{thread}:{reg} = {value};"),
             Init::Alias {
@@ -25,7 +31,10 @@ pub fn print(t: &Litmus) -> String {
                 proxy,
                 target,
             } => writeln!(out, "{name} @ {} aliases {target};", proxy.as_str()),
-            Init::Mbarrier { name, count } => writeln!(out, "mbarrier {name} = {count};"),
+            Init::Mbarrier { name, count } => match count {
+                Some(count) => writeln!(out, "mbarrier {name} = {count};"),
+                None => writeln!(out, "mbarrier {name};"),
+            },
         };
     }
     out.push_str("}\n");
@@ -165,6 +174,12 @@ pub fn instr(i: &Instr) -> String {
             ProxyFence::Async(Some(AsyncSpace::SharedCluster)) => {
                 "fence.proxy.async.shared::cluster".into()
             }
+            ProxyFence::AsyncGeneric { release, space } => format!(
+                "fence.proxy.async::generic.{}.sync_restrict::{}.cluster",
+                if *release { "release" } else { "acquire" },
+                space.as_str()
+            ),
+            ProxyFence::MbarrierInit => "fence.mbarrier_init.release.cluster".into(),
         },
         Instr::Barrier {
             arrive,
@@ -212,14 +227,49 @@ pub fn instr(i: &Instr) -> String {
             size,
         } => {
             let t = if *tensor { ".tensor.1d" } else { "" };
+            let multicast = if dst.len() > 1 {
+                ".multicast::cluster"
+            } else {
+                ""
+            };
+            let dst = dst.join("+");
             match completion {
                 BulkCompletion::Mbarrier(m) => format!(
-                    "cp.async.bulk{t}.{dst_space}.{src_space}.mbarrier::complete_tx::bytes {dst}, {src}, {size}, {m}"
+                    "cp.async.bulk{t}.{dst_space}.{src_space}.mbarrier::complete_tx::bytes{multicast} {dst}, {src}, {size}, {}",
+                    m.join("+")
                 ),
                 BulkCompletion::BulkGroup => {
                     format!("cp.async.bulk{t}.{dst_space}.{src_space}.bulk_group {dst}, {src}, {size}")
                 }
             }
+        }
+        Instr::CpReduceAsyncBulk {
+            dst_space,
+            src_space,
+            completion,
+            op,
+            dst,
+            src,
+            size,
+        } => {
+            let head = format!("cp.reduce.async.bulk.{dst_space}.{src_space}");
+            let op = op.as_str();
+            match completion {
+                BulkCompletion::Mbarrier(m) => format!(
+                    "{head}.mbarrier::complete_tx::bytes.{op}.u32 {dst}, {src}, {size}, {}",
+                    m.join("+")
+                ),
+                BulkCompletion::BulkGroup => {
+                    format!("{head}.bulk_group.{op}.u32 {dst}, {src}, {size}")
+                }
+            }
+        }
+        Instr::CpAsyncMbarrierArrive { noinc, mbar } => format!(
+            "cp.async.mbarrier.arrive{}.shared::cta.b64 {mbar}",
+            if *noinc { ".noinc" } else { "" }
+        ),
+        Instr::MbarrierInit { mbar, count } => {
+            format!("mbarrier.init.shared::cta.b64 {mbar}, {count}")
         }
         Instr::CpAsyncBulkCommit => "cp.async.bulk.commit_group".into(),
         Instr::CpAsyncBulkWaitGroup { read, n } => {
@@ -252,12 +302,15 @@ pub fn instr(i: &Instr) -> String {
             scope,
             dst,
             mbar,
-        } => format!(
-            "mbarrier.{}.{}.{} {dst}, {mbar}",
-            if *try_wait { "try_wait" } else { "test_wait" },
-            sem.as_str(),
-            scope.as_str()
-        ),
+            parity,
+        } => {
+            let op = if *try_wait { "try_wait" } else { "test_wait" };
+            let (sem, scope) = (sem.as_str(), scope.as_str());
+            match parity {
+                Some(p) => format!("mbarrier.{op}.parity.{sem}.{scope} {dst}, {mbar}, {p}"),
+                None => format!("mbarrier.{op}.{sem}.{scope} {dst}, {mbar}"),
+            }
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! asynchronous copies give events that the issuing thread performs outside
 //! program order (PTX ISA 8.9.1.1).
 
-pub use ptx_litmus::{Scope, Sem, Space};
+pub use ptx_litmus::{AsyncSpace, Scope, Sem, Space};
 
 /// A memory proxy (PTX ISA 8.6): the method by which an operation reaches memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -39,10 +39,15 @@ pub enum Kind {
     /// `fence.sc` or `fence.acq_rel`.
     MemoryFence,
     /// `fence.proxy.{generic,texture,surface,constant,async}`; for the async
-    /// proxy, `space` limits it to one state space.
+    /// proxy, `space` limits it to one state space, and `direction` makes it
+    /// uni-directional (`fence.proxy.async::generic.{release,acquire}`).
     ProxyFence {
-        space: Option<Space>,
+        space: Option<AsyncSpace>,
+        direction: Option<Direction>,
     },
+    /// `fence.mbarrier_init.release.cluster`: a release fence for prior
+    /// `mbarrier.init` operations only.
+    MbarrierInitFence,
     /// `fence.proxy.alias`
     AliasFence,
     /// The implicit generic-async proxy fence that follows the completion of
@@ -52,10 +57,18 @@ pub enum Kind {
     Barrier(Barrier),
     /// `cp.async.wait_group`, `cp.async.wait_all`, `cp.async.bulk.wait_group`.
     AsyncWait,
-    /// `mbarrier.arrive` (with `tx` bytes expected when `.expect_tx`).
+    /// An arrive-on of `count` (negative: the pending count grows, as
+    /// `cp.async.mbarrier.arrive` does at issue), after an expect-tx of `tx`
+    /// bytes (`mbarrier.arrive.expect_tx`).
     MbarrierArrive {
         mbar: usize,
         tx: i64,
+        count: i64,
+    },
+    /// `mbarrier.init` with the expected arrival count.
+    MbarrierInit {
+        mbar: usize,
+        count: i64,
     },
     /// A complete-tx of `bytes` on an mbarrier, performed when an
     /// asynchronous copy completes.
@@ -63,13 +76,24 @@ pub enum Kind {
         mbar: usize,
         bytes: i64,
     },
-    /// `mbarrier.try_wait` / `test_wait`; `done` is the value it returned.
+    /// `mbarrier.try_wait` / `test_wait`; `done` is the value it returned,
+    /// `parity` the phase parity operand of the `.parity` form.
     MbarrierWait {
         mbar: usize,
         done: bool,
+        parity: Option<i64>,
     },
     ClusterArrive,
     ClusterWait,
+}
+
+/// Which way a uni-directional proxy fence orders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Generic-proxy operations before it, async-proxy operations after.
+    Release,
+    /// Async-proxy operations before it, generic-proxy operations after.
+    Acquire,
 }
 
 /// The barrier operands of one `bar.cta` event.
@@ -103,6 +127,9 @@ pub struct Event {
     pub is_async: bool,
     /// Part of an atomic read-modify-write.
     pub rmw: bool,
+    /// The CTA `(gpu, cluster, cta)` the event is performed in, when not its
+    /// thread's: an asynchronous copy into another CTA's shared memory.
+    pub place: Option<(u32, u32, u32)>,
 }
 
 impl Event {
@@ -118,6 +145,35 @@ impl Event {
         self.is_read() || self.is_write()
     }
 
+    /// The mbarrier an event operates on.
+    pub fn mbarrier(&self) -> Option<usize> {
+        match self.kind {
+            Kind::MbarrierArrive { mbar, .. }
+            | Kind::MbarrierInit { mbar, .. }
+            | Kind::CompleteTx { mbar, .. }
+            | Kind::MbarrierWait { mbar, .. } => Some(mbar),
+            _ => None,
+        }
+    }
+
+    /// Arrive-on and complete-tx operations, and `barrier.cluster.arrive`:
+    /// for the release and acquire patterns of PTX ISA 8.8 they are strong
+    /// writes to the barrier object (`mbarrier.arrive.release [M]` is a
+    /// release pattern there).
+    pub fn is_barrier_write(&self) -> bool {
+        matches!(
+            self.kind,
+            Kind::MbarrierArrive { .. } | Kind::CompleteTx { .. } | Kind::ClusterArrive
+        )
+    }
+
+    /// Waits on an mbarrier or a cluster barrier: strong reads of the
+    /// barrier object for the acquire patterns (`mbarrier.test_wait.acquire
+    /// [M]` is an acquire pattern in PTX ISA 8.8).
+    pub fn is_barrier_read(&self) -> bool {
+        matches!(self.kind, Kind::MbarrierWait { .. } | Kind::ClusterWait)
+    }
+
     /// The fences of the model's `F` set: memory fences, proxy fences, the
     /// implicit fence of a bulk completion, and CTA barriers.
     pub fn is_fence(&self) -> bool {
@@ -128,6 +184,7 @@ impl Event {
                 | Kind::AliasFence
                 | Kind::BulkCompletion
                 | Kind::Barrier(_)
+                | Kind::MbarrierInitFence
         )
     }
 }

@@ -9,6 +9,7 @@
 //! I/O.
 #![forbid(unsafe_code)]
 
+pub mod barrier;
 pub mod event;
 pub mod model;
 pub mod program;

@@ -8,7 +8,7 @@
 //! our verdicts match on their published tests; the extensions for cluster
 //! scope and asynchronous operations are ours and are marked as such.
 
-use crate::event::{Event, Kind, Proxy, Sem};
+use crate::event::{AsyncSpace, Direction, Event, Kind, Proxy, Sem, Space};
 use crate::program::Program;
 use crate::rel::{full, members, Rel, Set};
 
@@ -49,9 +49,16 @@ pub enum Axiom {
     NoThinAir,
     ScPerLocation,
     Causality,
-    /// Extension: an mbarrier test that returns false cannot follow, in
-    /// base causality order, everything that completes the phase.
-    MbarrierPhase,
+    /// Extension: the operations on one mbarrier object take effect in one
+    /// order, and that order does not contradict base causality order.
+    MbarrierOrder,
+    /// Extension: a barrier wait completes only after the arrivals it waits
+    /// for (and the exits of threads that do not arrive).
+    BarrierProgress,
+    /// Extension: a read cannot return the value of an asynchronous write
+    /// issued after it, and a completed asynchronous read cannot return the
+    /// value of a later write of the thread that waited for it.
+    AsyncOrder,
 }
 
 impl Axiom {
@@ -63,7 +70,9 @@ impl Axiom {
             Axiom::NoThinAir => "No-Thin-Air",
             Axiom::ScPerLocation => "Sequential-Consistency-Per-Location",
             Axiom::Causality => "Causality",
-            Axiom::MbarrierPhase => "mbarrier phase (extension)",
+            Axiom::MbarrierOrder => "mbarrier order (extension)",
+            Axiom::BarrierProgress => "barrier progress (extension)",
+            Axiom::AsyncOrder => "asynchronous order (extension)",
         }
     }
 
@@ -76,7 +85,9 @@ impl Axiom {
             Axiom::NoThinAir => "PTX ISA 8.10.4",
             Axiom::ScPerLocation => "PTX ISA 8.10.5",
             Axiom::Causality => "PTX ISA 8.10.6",
-            Axiom::MbarrierPhase => "PTX ISA 9.7.13.15.16",
+            Axiom::MbarrierOrder => "PTX ISA 9.7.13.15",
+            Axiom::BarrierProgress => "PTX ISA 9.7.13.3, 9.7.13.15",
+            Axiom::AsyncOrder => "PTX ISA 8.9.1.1, 9.7.9.25.4.3",
         }
     }
 }
@@ -127,9 +138,16 @@ pub struct Exec<'p> {
     pub po: Rel,
     pub rmw: Rel,
     pub dep: Rel,
-    /// Asynchronous order (extension): issue order and completion, PTX ISA
-    /// 8.9.1.1 and 9.7.9.25.1.
+    /// Issue order (extension, PTX ISA 8.9.1.1): prior instructions before
+    /// the memory operations of an asynchronous instruction.
+    pub iso: Rel,
+    /// Asynchronous completion order (extension, PTX ISA 8.9.1.1 and
+    /// 9.7.9.25.1): an asynchronous instruction's memory operations before
+    /// its completion and what observes the completion in its thread.
     pub aso: Rel,
+    /// The order in which each thread performs its operations: program,
+    /// issue and completion order, closed transitively.
+    pub xo: Rel,
     /// Same physical location.
     pub loc: Rel,
     /// Same generic address (PTX ISA 8.2.1: operations overlap when they use
@@ -145,8 +163,13 @@ pub struct Exec<'p> {
     pub release_pattern: Rel,
     pub acquire_pattern: Rel,
     /// `[F]; (same proxy & same CTA); [M]`: a proxy fence and the memory
-    /// operations of its proxy in its CTA.
-    pub proxy_fence_ops: Rel,
+    /// operations of its proxy in its CTA that it orders after the
+    /// operations of other proxies (its release side).
+    pub proxy_fence_after: Rel,
+    /// The same, for the operations it orders before the operations of
+    /// other proxies (its acquire side). Equal to `proxy_fence_after`
+    /// except for the uni-directional fences.
+    pub proxy_fence_before: Rel,
 }
 
 impl<'p> Exec<'p> {
@@ -156,6 +179,7 @@ impl<'p> Exec<'p> {
         po: Rel,
         rmw: Rel,
         dep: Rel,
+        iso: Rel,
         aso: Rel,
     ) -> Exec<'p> {
         let n = events.len();
@@ -181,10 +205,9 @@ impl<'p> Exec<'p> {
         let loc = grouped(&|e| e.loc.filter(|_| memory(e)).map(|l| prog.locs[l].phys));
         let vloc = grouped(&|e| e.loc.filter(|_| memory(e)).map(|l| prog.locs[l].generic));
         let cta_key = |e: &Event| {
-            e.thread.map(|t| {
-                let (g, cl, c) = prog.places[t as usize];
-                ((g as usize) << 40) | ((cl as usize) << 20) | c as usize
-            })
+            e.place
+                .or_else(|| e.thread.map(|t| prog.places[t as usize]))
+                .map(|(g, cl, c)| ((g as usize) << 40) | ((cl as usize) << 20) | c as usize)
         };
         let scta = grouped(&cta_key);
         let same_proxy = grouped(&|e| e.proxy.map(|p| p as usize));
@@ -202,6 +225,7 @@ impl<'p> Exec<'p> {
             }
         }
         let sr = in_scope.inter(&in_scope.inverse()).irreflexive_part();
+        let xo = po.union(&iso).union(&aso).plus();
         let mut x = Exec {
             prog,
             events,
@@ -209,7 +233,9 @@ impl<'p> Exec<'p> {
             po,
             rmw,
             dep,
+            iso,
             aso,
+            xo,
             loc,
             vloc,
             scta,
@@ -218,12 +244,14 @@ impl<'p> Exec<'p> {
             ms: Rel::empty(n),
             release_pattern: Rel::empty(n),
             acquire_pattern: Rel::empty(n),
-            proxy_fence_ops: Rel::empty(n),
+            proxy_fence_after: Rel::empty(n),
+            proxy_fence_before: Rel::empty(n),
         };
         x.ms = morally_strong(&x);
         x.release_pattern = release_pattern(&x);
         x.acquire_pattern = acquire_pattern(&x);
-        x.proxy_fence_ops = proxy_fence_ops(&x);
+        x.proxy_fence_after = proxy_fence_ops(&x, Direction::Release);
+        x.proxy_fence_before = proxy_fence_ops(&x, Direction::Acquire);
         x
     }
 
@@ -261,16 +289,21 @@ fn sets(events: &[Event]) -> Sets {
         add(&mut s.f, e.is_fence());
         add(&mut s.init, e.kind == Kind::Init);
         let strong_sem = matches!(e.sem, Sem::Relaxed | Sem::Acquire | Sem::Release);
+        // Barrier objects: arrive-on and complete-tx write them, waits read
+        // them (extension; PTX ISA 8.8 lists `mbarrier.arrive.release [M]`
+        // and `mbarrier.test_wait.acquire [M]` among the patterns).
+        let w_like = e.kind == Kind::Write || e.is_barrier_write();
+        let r_like = e.is_read() || e.is_barrier_read();
         add(
             &mut s.strong_w,
-            e.kind == Kind::Write && strong_sem && e.sem != Sem::Acquire,
+            w_like && strong_sem && e.sem != Sem::Acquire,
         );
         add(
             &mut s.strong_r,
-            e.is_read() && strong_sem && e.sem != Sem::Release,
+            r_like && strong_sem && e.sem != Sem::Release,
         );
-        add(&mut s.w_rel, e.kind == Kind::Write && e.sem == Sem::Release);
-        add(&mut s.r_acq, e.is_read() && e.sem == Sem::Acquire);
+        add(&mut s.w_rel, w_like && e.sem == Sem::Release);
+        add(&mut s.r_acq, r_like && e.sem == Sem::Acquire);
         add(
             &mut s.f_acq_rel,
             e.kind == Kind::MemoryFence && e.sem == Sem::AcqRel,
@@ -327,22 +360,52 @@ fn acquire_pattern(x: &Exec<'_>) -> Rel {
 }
 
 /// Proxy fences and the memory operations of their proxy in their CTA (PTX
-/// ISA 8.6, 9.7.13.4); a `fence.proxy.async` limited to a state space only
-/// covers that space.
-fn proxy_fence_ops(x: &Exec<'_>) -> Rel {
+/// ISA 8.6, 9.7.13.4), on the side `side` of the fence: a uni-directional
+/// `fence.proxy.async::generic` fence only has its own side. A
+/// `fence.proxy.async` limited to a state space only covers that space:
+/// `.shared::cta` the shared memory of the fence's CTA, `.shared::cluster`
+/// any shared memory of its cluster.
+fn proxy_fence_ops(x: &Exec<'_>, side: Direction) -> Rel {
     let ev = &x.events;
-    let locs = &x.prog.locs;
+    let p = x.prog;
     let mut r = Rel::empty(x.n());
     for f in members(x.sets.f) {
-        if ev[f].proxy.is_none() {
+        if ev[f].proxy.is_none() || ev[f].kind == Kind::MbarrierInitFence {
             continue;
         }
-        let mut row = x.same_proxy.row(f) & x.scta.row(f) & x.sets.m;
-        if let Kind::ProxyFence { space: Some(sp) } = ev[f].kind {
-            for m in members(row) {
-                if ev[m].loc.map(|l| locs[l].space) != Some(sp) {
-                    row &= !(1 << m);
+        let (space, direction) = match ev[f].kind {
+            Kind::ProxyFence { space, direction } => (space, direction),
+            _ => (None, None),
+        };
+        if direction.is_some_and(|d| d != side) {
+            continue;
+        }
+        let Some(tf) = ev[f].thread else { continue };
+        let here = ev[f].place.unwrap_or(p.places[tf as usize]);
+        let async_fence =
+            matches!(ev[f].kind, Kind::ProxyFence { .. }) && ev[f].proxy == Some(Proxy::Async);
+        let mut row = 0;
+        for m in members(x.same_proxy.row(f) & x.sets.m) {
+            let Some(l) = ev[m].loc else { continue };
+            let loc = &p.locs[l];
+            let place = ev[m]
+                .place
+                .or_else(|| ev[m].thread.map(|t| p.places[t as usize]));
+            let same_cta = place == Some(here);
+            let same_cluster = place.is_some_and(|(g, cl, _)| (g, cl) == (here.0, here.1));
+            let shared = loc.space == Space::Shared;
+            let covered = match space {
+                // Every state space: the CTA's operations, and shared memory
+                // anywhere in the cluster (the .shared::cluster window).
+                None => same_cta || (async_fence && shared && same_cluster),
+                Some(AsyncSpace::Global) => same_cta && loc.space == Space::Global,
+                Some(AsyncSpace::SharedCluster) => shared && same_cluster,
+                Some(AsyncSpace::SharedCta) => {
+                    same_cta && shared && !matches!(p.owner_place(l, tf), Some(o) if o != here)
                 }
+            };
+            if covered {
+                row |= 1 << m;
             }
         }
         r.set_row(f, row);
@@ -400,14 +463,32 @@ pub fn synchronizes_with(x: &Exec<'_>, obs: &Rel) -> Rel {
 /// Base causality order (PTX ISA 8.9.5): program order, synchronizes-with
 /// (patterns, Fence-SC order, barriers), and their transitive combinations.
 /// Under PTX 6.0 plain program order is not included on its own.
+/// Extension: asynchronous completion order joins the chains; issue order
+/// may only end one, since the operations of an asynchronous instruction
+/// are "ordered after prior instructions" but its completion "does not
+/// transitively establish ordering with respect to prior instructions from
+/// the issuing thread" (PTX ISA 8.9.1.1).
 pub fn base_causality(x: &Exec<'_>, sync: &Rel) -> Rel {
     let po_opt = x.po.opt();
     let step = sync.union(&x.aso).seq(&po_opt).plus();
     let cb = po_opt.seq(&step);
-    match x.model() {
+    let cb = match x.model() {
         Model::Ptx75 => cb.union(&x.po),
         Model::Ptx60 => cb,
+    };
+    if x.iso.is_empty() {
+        return cb;
     }
+    cb.union(&cb.opt().seq(&x.iso))
+}
+
+/// Synchronization through a barrier object (extension): a release
+/// pattern ending in an arrive-on or complete-tx, the wait that observes
+/// it, and an acquire pattern starting at the wait, with morally strong
+/// ends (PTX ISA 8.8, 8.9.4). `observed` relates each arrival to the waits
+/// that see it.
+pub fn barrier_sync(x: &Exec<'_>, observed: &Rel) -> Rel {
+    x.ms.inter(&x.release_pattern.seq(observed).seq(&x.acquire_pattern))
 }
 
 /// Proxy-preserved base causality order (PTX ISA 8.9.5): base causality
@@ -422,9 +503,8 @@ pub fn proxy_preserved(x: &Exec<'_>, cb: &Rel) -> Rel {
         // clause relates generic operations already related by the first.
         return x.vloc.inter(cb).restrict(gen_m, gen_m);
     }
-    let pfo = &x.proxy_fence_ops;
-    let cb_pf_inv = cb.inter(&pfo.inverse());
-    let cb_pf = cb.inter(pfo);
+    let cb_pf_inv = cb.inter(&x.proxy_fence_before.inverse());
+    let cb_pf = cb.inter(&x.proxy_fence_after);
     let gen = |r: &Rel| r.restrict(gen_m, s.all);
     let to_gen = |r: &Rel| r.restrict(s.all, gen_m);
     let same_proxy = &x.same_proxy;
@@ -590,6 +670,59 @@ pub fn causality_axiom(d: &Dynamic, fr: Option<&Rel>) -> Option<Violation> {
         axiom: Axiom::Causality,
         cycle: vec![(a, label, b), (b, "cause", a)],
     })
+}
+
+/// Asynchronous order (extension): a read cannot return the value of a
+/// write its thread performs after it, in program, issue and completion
+/// order, whatever the proxies: `rf ; xo` is irreflexive. A load before a
+/// copy is issued cannot read the copy's value (PTX ISA 8.9.1.1); a copy's
+/// source read completed by `cp.async.bulk.wait_group.read` cannot read a
+/// later store of the waiting thread.
+pub fn async_order(x: &Exec<'_>, rf: &Rel) -> Option<Violation> {
+    let w = rf.seq(&x.xo).reflexive_point()?;
+    let r = members(rf.row(w) & x.xo.inverse().row(w))
+        .next()
+        .unwrap_or(w);
+    Some(Violation {
+        axiom: Axiom::AsyncOrder,
+        cycle: vec![(w, "rf", r), (r, "issue/completion order", w)],
+    })
+}
+
+/// Mbarrier order (extension): the order of the operations on an mbarrier
+/// does not contradict base causality order: `cb & order^-1` is empty.
+pub fn mbarrier_order(cb: &Rel, order: &Rel) -> Option<Violation> {
+    let (a, b) = cb.inter(&order.inverse()).pairs().next()?;
+    Some(Violation {
+        axiom: Axiom::MbarrierOrder,
+        cycle: vec![(a, "base causality", b), (b, "mbarrier order", a)],
+    })
+}
+
+/// What `fence.mbarrier_init.release.cluster` adds (extension, PTX ISA
+/// 9.7.13.4): a release pattern made of the fence and a later strong write
+/// that carries only the thread's prior `mbarrier.init` operations. The
+/// base causality order from those inits, with that synchronization added.
+pub fn init_causality(x: &Exec<'_>, d: &Dynamic, observed: &Rel) -> Rel {
+    let mut inits = 0;
+    let mut fences = 0;
+    for (i, e) in x.events.iter().enumerate() {
+        match e.kind {
+            Kind::MbarrierInit { .. } => inits |= 1 << i,
+            Kind::MbarrierInitFence => fences |= 1 << i,
+            _ => {}
+        }
+    }
+    let pattern = x.po.restrict(fences, x.sets.strong_w);
+    let chain = observed.union(&d.observation.plus());
+    let sync = x.ms.inter(&pattern.seq(&chain).seq(&x.acquire_pattern));
+    let all = d
+        .sync
+        .union(&d.fence_sc)
+        .union(&d.sync_barrier)
+        .union(&d.sync_ext)
+        .union(&sync);
+    base_causality(x, &all).restrict(inits, x.sets.all)
 }
 
 /// Labels each step of a cycle with the first relation that holds it.

@@ -44,13 +44,17 @@ pub struct Location {
     pub generic: usize,
     pub space: Space,
     pub init: i64,
+    /// For shared memory declared `shared(cta N)`, the CTA that holds it.
+    pub owner: Option<u32>,
 }
 
 /// A declared mbarrier object.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mbarrier {
     pub name: String,
-    pub count: i64,
+    /// The expected arrival count it starts with; `None` when it starts
+    /// uninitialised, for an `mbarrier.init` to set up.
+    pub count: Option<i64>,
 }
 
 /// A test ready for the search.
@@ -83,8 +87,14 @@ impl<'a> Program<'a> {
         };
         for item in &test.init {
             match item {
-                Init::Location { name, space, value } => {
-                    p.declare(name, *space, *value, None, model)?;
+                Init::Location {
+                    name,
+                    space,
+                    value,
+                    owner,
+                } => {
+                    let l = p.declare(name, *space, *value, None, model)?;
+                    p.locs[l].owner = *owner;
                 }
                 Init::Alias {
                     name,
@@ -96,7 +106,8 @@ impl<'a> Program<'a> {
                     }
                     let t = p.location(target)?;
                     let (space, init) = (p.locs[t].space, p.locs[t].init);
-                    p.declare(name, space, init, Some((t, *proxy)), model)?;
+                    let l = p.declare(name, space, init, Some((t, *proxy)), model)?;
+                    p.locs[l].owner = p.locs[t].owner;
                 }
                 Init::Register { thread, reg, value } => {
                     if let Some(regs) = p.regs.get_mut(*thread as usize) {
@@ -156,6 +167,7 @@ impl<'a> Program<'a> {
             generic,
             space,
             init,
+            owner: None,
         });
         self.loc_index.insert(name.to_string(), id);
         Ok(id)
@@ -232,16 +244,25 @@ impl<'a> Program<'a> {
                 self.location(src)?;
             }
             Instr::CpAsyncBulk {
-                dst,
-                src,
-                completion,
-                ..
+                src, completion, ..
+            }
+            | Instr::CpReduceAsyncBulk {
+                completion, src, ..
             } => {
                 self.ext(model, "asynchronous copies")?;
-                self.location(dst)?;
                 self.location(src)?;
-                if let ptx_litmus::BulkCompletion::Mbarrier(m) = completion {
-                    self.mbarrier(m)?;
+                let dsts: Vec<String> = match instr {
+                    Instr::CpAsyncBulk { dst, .. } => dst.clone(),
+                    Instr::CpReduceAsyncBulk { dst, .. } => vec![dst.clone()],
+                    _ => Vec::new(),
+                };
+                for d in &dsts {
+                    self.location(d)?;
+                }
+                if let ptx_litmus::BulkCompletion::Mbarrier(ms) = completion {
+                    for m in ms {
+                        self.mbarrier(m)?;
+                    }
                 }
             }
             Instr::StAsync { dst, mbar, .. } => {
@@ -249,7 +270,10 @@ impl<'a> Program<'a> {
                 self.location(dst)?;
                 self.mbarrier(mbar)?;
             }
-            Instr::MbarrierArrive { mbar, .. } | Instr::MbarrierTestWait { mbar, .. } => {
+            Instr::MbarrierArrive { mbar, .. }
+            | Instr::MbarrierTestWait { mbar, .. }
+            | Instr::MbarrierInit { mbar, .. }
+            | Instr::CpAsyncMbarrierArrive { mbar, .. } => {
                 self.ext(model, "mbarriers")?;
                 self.mbarrier(mbar)?;
             }
@@ -286,6 +310,21 @@ impl<'a> Program<'a> {
             Scope::Cluster => g1 == g2 && cl1 == cl2,
             Scope::Cta => g1 == g2 && cl1 == cl2 && c1 == c2,
         }
+    }
+
+    /// The CTA `(gpu, cluster, cta)` that holds a shared location declared
+    /// with an owner, seen from thread `t`: the owner's cluster is that of a
+    /// thread placed in it, else `t`'s.
+    pub fn owner_place(&self, loc: usize, t: u32) -> Option<(u32, u32, u32)> {
+        let owner = self.locs[loc].owner?;
+        let placed = self
+            .test
+            .threads
+            .iter()
+            .position(|th| th.cta == owner)
+            .map(|i| self.places[i]);
+        let (g, cl, _) = self.places[t as usize];
+        Some(placed.unwrap_or((g, cl, owner)))
     }
 
     /// Whether two threads run in the same CTA.

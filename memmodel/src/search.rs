@@ -8,12 +8,13 @@
 //! orientation of the morally strong pairs left), and last the remaining
 //! axioms and the final memory values.
 
-use crate::event::{Event, Kind, Scope, Sem};
+use crate::barrier::{self, ClusterBarriers, Copies};
+use crate::event::{Event, Kind, Sem};
 use crate::model::{self, Axiom, Dynamic, Exec, Model, Violation};
 use crate::program::{ModelError, Program};
 use crate::rel::{members, Rel, MAX_EVENTS};
 use crate::thread::{traces, Domains, Trace};
-use ptx_litmus::{Expr, Instr, Litmus, Quantifier, Value};
+use ptx_litmus::{CmpOp, Expr, Instr, Litmus, Quantifier, Value};
 use std::collections::{BTreeMap, HashMap};
 
 /// What the search found.
@@ -34,6 +35,10 @@ pub struct Verdict {
     pub first_violation: Option<(Execution, Violation)>,
     /// Candidate executions considered (after the cheap pruning).
     pub candidates: u64,
+    /// Undefined behaviour in some consistent execution (with or without
+    /// the outcome): one message per rule broken, with the PTX ISA clause.
+    /// Empty when no consistent execution has any.
+    pub undefined: Vec<String>,
 }
 
 /// One execution, as events and the relations that explain it.
@@ -72,6 +77,7 @@ fn run(test: &Litmus, model: Model, witness: bool) -> Result<Verdict, ModelError
         prog: &prog,
         target,
         witness,
+        scan_undefined: false,
         verdict: Verdict {
             holds: false,
             outcome_found: false,
@@ -79,32 +85,52 @@ fn run(test: &Litmus, model: Model, witness: bool) -> Result<Verdict, ModelError
             violations: BTreeMap::new(),
             first_violation: None,
             candidates: 0,
+            undefined: Vec::new(),
         },
     };
-    // Traces that differ only in the values read share their structure, so
-    // the relations that do not depend on values are built once per shape.
-    let shapes: Vec<Vec<Vec<usize>>> = per_thread.iter().map(|ts| group_by_shape(ts)).collect();
-    if shapes.iter().all(|g| !g.is_empty()) {
-        let mut pick = vec![0usize; shapes.len()];
-        loop {
-            let groups: Vec<&[usize]> = pick
-                .iter()
-                .zip(&shapes)
-                .map(|(&i, g)| g[i].as_slice())
-                .collect();
-            if s.shape_combination(&per_thread, &groups)?
-                || !advance(&mut pick, |k| shapes[k].len())
-            {
-                break;
-            }
-        }
-    }
+    s.search(&per_thread)?;
     let found = s.verdict.outcome_found;
     s.verdict.holds = match test.condition.quantifier {
         Quantifier::Exists => found,
         Quantifier::NotExists | Quantifier::Forall => !found,
     };
+    // Undefined behaviour may lie in executions without the outcome: a
+    // second pass looks at every consistent execution until it finds some.
+    if may_be_undefined(test) {
+        let mut scan = Search {
+            prog: &prog,
+            target: Expr::Cmp(Value::Const(0), CmpOp::Eq, Value::Const(0)),
+            witness: false,
+            scan_undefined: true,
+            verdict: Verdict {
+                undefined: Vec::new(),
+                candidates: 0,
+                ..s.verdict.clone()
+            },
+        };
+        scan.search(&per_thread)?;
+        s.verdict.undefined = scan.verdict.undefined;
+    }
     Ok(s.verdict)
+}
+
+/// Whether a test uses something whose misuse is undefined behaviour the
+/// model detects: asynchronous copies, mbarriers, cluster barriers.
+fn may_be_undefined(test: &Litmus) -> bool {
+    test.threads.iter().flat_map(|t| &t.code).any(|i| {
+        matches!(
+            i,
+            Instr::CpAsync { .. }
+                | Instr::CpAsyncBulk { .. }
+                | Instr::CpReduceAsyncBulk { .. }
+                | Instr::MbarrierArrive { .. }
+                | Instr::MbarrierTestWait { .. }
+                | Instr::MbarrierInit { .. }
+                | Instr::CpAsyncMbarrierArrive { .. }
+                | Instr::StAsync { .. }
+                | Instr::ClusterArrive { .. }
+        )
+    })
 }
 
 /// The values each physical location may hold: its initial value and what
@@ -129,7 +155,15 @@ pub fn value_domains(p: &Program<'_>) -> Result<Domains, ModelError> {
                     | Instr::CpAsyncBulk { .. }
             )
         })
-        .count();
+        .count()
+        // A bulk reduction reads its source and its destination.
+        + 2 * p
+            .test
+            .threads
+            .iter()
+            .flat_map(|t| &t.code)
+            .filter(|i| matches!(i, Instr::CpReduceAsyncBulk { .. }))
+            .count();
     for _ in 0..reads {
         let mut next = d.clone();
         for t in 0..p.test.threads.len() {
@@ -171,11 +205,27 @@ fn advance(pick: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
     false
 }
 
-/// The orders a shape leaves open, to try under every reads-from choice.
+/// The orders a shape leaves open, to try under every reads-from choice,
+/// and what its barrier objects and copies give.
 struct Open {
     fence_orders: Vec<Rel>,
     barrier_choices: Vec<Rel>,
-    sync_ext: Rel,
+    /// One per order of the mbarrier operations.
+    ext: Vec<Ext>,
+    cluster: ClusterBarriers,
+    copies: Copies,
+    /// Whether the shape has a `fence.mbarrier_init`.
+    init_fences: bool,
+}
+
+/// One order of the operations on the mbarriers: the synchronization it
+/// gives (with the cluster barriers'), what each wait observes, the order
+/// itself, and its undefined behaviour.
+struct Ext {
+    sync: Rel,
+    observed: Rel,
+    order: Rel,
+    undefined: Vec<String>,
 }
 
 /// Groups a thread's traces by shape: the same events, dependencies and
@@ -184,7 +234,9 @@ fn group_by_shape(traces: &[Trace]) -> Vec<Vec<usize>> {
     let same = |a: &Trace, b: &Trace| {
         a.deps == b.deps
             && a.rmw == b.rmw
+            && a.iso == b.iso
             && a.aso == b.aso
+            && a.copies == b.copies
             && a.events.len() == b.events.len()
             && a.events.iter().zip(&b.events).all(|(x, y)| {
                 Event {
@@ -207,6 +259,9 @@ struct Search<'a> {
     prog: &'a Program<'a>,
     target: Expr,
     witness: bool,
+    /// Looking for undefined behaviour in any consistent execution, not for
+    /// the outcome.
+    scan_undefined: bool,
     verdict: Verdict,
 }
 
@@ -300,6 +355,30 @@ fn orientations(base: &Rel, pairs: &[(usize, usize)], close: bool, out: &mut Vec
 }
 
 impl Search<'_> {
+    /// Every combination of one shape of trace per thread.
+    fn search(&mut self, per_thread: &[Vec<Trace>]) -> Result<(), ModelError> {
+        // Traces that differ only in the values read share their structure,
+        // so the relations that do not depend on values are built once per
+        // shape.
+        let shapes: Vec<Vec<Vec<usize>>> = per_thread.iter().map(|ts| group_by_shape(ts)).collect();
+        if shapes.iter().any(|g| g.is_empty()) {
+            return Ok(());
+        }
+        let mut pick = vec![0usize; shapes.len()];
+        loop {
+            let groups: Vec<&[usize]> = pick
+                .iter()
+                .zip(&shapes)
+                .map(|(&i, g)| g[i].as_slice())
+                .collect();
+            if self.shape_combination(per_thread, &groups)?
+                || !advance(&mut pick, |k| shapes[k].len())
+            {
+                return Ok(());
+            }
+        }
+    }
+
     fn regs_of<'t>(&self, chosen: &[&'t Trace]) -> impl Fn(u32, &str) -> i64 + 't {
         let regs: Vec<&'t HashMap<String, i64>> = chosen.iter().map(|t| &t.regs).collect();
         move |t: u32, r: &str| {
@@ -338,6 +417,7 @@ impl Search<'_> {
                     proxy: None,
                     is_async: false,
                     rmw: false,
+                    place: None,
                 });
             }
         }
@@ -353,16 +433,15 @@ impl Search<'_> {
         let Some(barrier_choices) = barriers(p, &events) else {
             return Ok(false);
         };
-        let Some(mbar_sync) = mbarriers(p, &events)? else {
-            return Ok(false);
-        };
-        let Some(cluster_sync) = cluster_barriers(p, &events) else {
+        let Some(cluster) = barrier::cluster_barriers(p, &events) else {
             return Ok(false);
         };
         let mut po = Rel::empty(n);
         let mut rmw = Rel::empty(n);
         let mut dep = Rel::empty(n);
+        let mut iso = Rel::empty(n);
         let mut aso = Rel::empty(n);
+        let mut copies: Copies = Vec::new();
         for (tr, &off) in shape.iter().zip(&offsets) {
             let visible: Vec<usize> = (0..tr.events.len())
                 .filter(|&i| !tr.events[i].is_async)
@@ -380,12 +459,33 @@ impl Search<'_> {
                     dep.add(off + a, off + b);
                 }
             }
+            for &(a, b) in &tr.iso {
+                iso.add(off + a, off + b);
+            }
             for &(a, b) in &tr.aso {
                 aso.add(off + a, off + b);
             }
+            for c in &tr.copies {
+                let shift = |v: &Vec<usize>| v.iter().map(|i| off + i).collect();
+                copies.push((shift(&c.reads), shift(&c.writes)));
+            }
         }
-        let mut x = Exec::new(p, events, po, rmw, dep, aso);
-        let sync_ext = mbar_sync.union(&cluster_sync);
+        let init_fences = events.iter().any(|e| e.kind == Kind::MbarrierInitFence);
+        let mut x = Exec::new(p, events, po, rmw, dep, iso, aso);
+        let orders = barrier::mbarrier_orders(p, &x.events, &x.xo)?;
+        if orders.is_empty() {
+            return Ok(false);
+        }
+        let cluster_sync = model::barrier_sync(&x, &cluster.observed);
+        let ext = orders
+            .into_iter()
+            .map(|o| Ext {
+                sync: model::barrier_sync(&x, &o.observed).union(&cluster_sync),
+                observed: o.observed.union(&cluster.observed),
+                order: o.order,
+                undefined: o.undefined,
+            })
+            .collect();
         // Fence-SC orders: orientations of the morally strong fence.sc pairs.
         let sc_pairs: Vec<(usize, usize)> =
             x.ms.union(&x.sr)
@@ -398,7 +498,10 @@ impl Search<'_> {
         let open = Open {
             fence_orders,
             barrier_choices,
-            sync_ext,
+            ext,
+            cluster,
+            copies,
+            init_fences,
         };
         let mut pick = vec![0usize; groups.len()];
         loop {
@@ -487,58 +590,120 @@ impl Search<'_> {
     /// Checks one reads-from choice under every open order; true when a
     /// consistent execution with the outcome was found.
     fn candidate(&mut self, x: &Exec<'_>, chosen: &[&Trace], rf: &Rel, open: &Open) -> bool {
-        if let Some(v) = model::no_thin_air(x, rf) {
+        if let Some(v) = model::no_thin_air(x, rf).or_else(|| model::async_order(x, rf)) {
             self.record(x, chosen, None, rf, None, v);
             return false;
         }
         for sf in &open.fence_orders {
             for sb in &open.barrier_choices {
-                let d = Dynamic::new(x, rf.clone(), sf.clone(), sb.clone(), open.sync_ext.clone());
-                if let Some(v) = model::fence_sc(x, &d).or_else(|| model::causality_axiom(&d, None))
-                {
-                    self.record(x, chosen, Some(&d), rf, None, v);
-                    continue;
-                }
-                if let Some(v) = mbarrier_phase(x, &d) {
-                    self.record(x, chosen, Some(&d), rf, None, v);
-                    continue;
-                }
-                let required = model::coherence_required(x, &d).plus();
-                if let Some(a) = required.reflexive_point() {
-                    let v = Violation {
-                        axiom: Axiom::Coherence,
-                        cycle: vec![(a, "cause (same location)", a)],
-                    };
-                    self.record(x, chosen, Some(&d), rf, Some(&required), v);
-                    continue;
-                }
-                // Adding coherence edges only removes writes from the last
-                // ones, so if the least coherence order cannot give the final
-                // values asked for, no coherence order can.
-                if !self.final_state_matches(x, chosen, &required) {
-                    continue;
-                }
-                let choices = model::coherence_choices(x, &required);
-                let mut cos = Vec::new();
-                orientations(&required, &choices, true, &mut cos);
-                for co in cos {
-                    let fr = model::from_reads(rf, &co);
-                    let bad = model::atomicity(x, &fr, &co)
-                        .or_else(|| match x.prog.model {
-                            Model::Ptx60 => model::sc_per_location(x, rf, &co, &fr),
-                            Model::Ptx75 => None,
-                        })
-                        .or_else(|| model::causality_axiom(&d, Some(&fr)));
-                    if let Some(v) = bad {
-                        self.record(x, chosen, Some(&d), rf, Some(&co), v);
+                for e in &open.ext {
+                    let d = Dynamic::new(x, rf.clone(), sf.clone(), sb.clone(), e.sync.clone());
+                    if let Some(v) =
+                        model::fence_sc(x, &d).or_else(|| model::causality_axiom(&d, None))
+                    {
+                        self.record(x, chosen, Some(&d), rf, None, v);
                         continue;
                     }
-                    if self.final_state_matches(x, chosen, &co) {
-                        self.verdict.outcome_found = true;
-                        self.verdict.execution = Some(snapshot(x, chosen, Some(&d), rf, Some(&co)));
-                        return true;
+                    let init_cb = if open.init_fences {
+                        model::init_causality(x, &d, &e.observed)
+                    } else {
+                        Rel::empty(x.n())
+                    };
+                    if let Some(v) =
+                        model::mbarrier_order(&d.base_causality.union(&init_cb), &e.order)
+                    {
+                        self.record(x, chosen, Some(&d), rf, None, v);
+                        continue;
+                    }
+                    // A wait completes after what it waits for: no cycle
+                    // through a wait's arrivals (or mbarrier order) and base
+                    // causality. Base causality alone may have cycles
+                    // (`bar.cta` barriers synchronize with each other).
+                    let waits_for = e.order.union(&open.cluster.completion);
+                    let progress = d.base_causality.union(&waits_for).plus();
+                    if let Some((a, b)) = waits_for.inter(&progress.inverse()).pairs().next() {
+                        let v = Violation {
+                            axiom: Axiom::BarrierProgress,
+                            cycle: vec![(a, "waited for by", b), (b, "causes", a)],
+                        };
+                        self.record(x, chosen, Some(&d), rf, None, v);
+                        continue;
+                    }
+                    if self.coherent(x, chosen, rf, &d) {
+                        if !self.scan_undefined {
+                            return true;
+                        }
+                        let mut ub = e.undefined.clone();
+                        ub.extend(barrier::copy_races(
+                            self.prog,
+                            &x.events,
+                            &open.copies,
+                            &d.base_causality,
+                        ));
+                        if open.init_fences || self.prog.mbars.iter().any(|m| m.count.is_none()) {
+                            let cb = d.base_causality.union(&init_cb);
+                            ub.extend(barrier::uses_before_init(self.prog, &x.events, &cb));
+                        }
+                        ub.extend(barrier::early_rearrivals(
+                            self.prog,
+                            &x.events,
+                            &open.cluster,
+                            &progress,
+                        ));
+                        if !ub.is_empty() {
+                            ub.sort();
+                            ub.dedup();
+                            self.verdict.undefined = ub;
+                            return true;
+                        }
                     }
                 }
+            }
+        }
+        false
+    }
+
+    /// The coherence stage: true when some coherence order makes the
+    /// execution consistent (with the outcome, unless scanning for
+    /// undefined behaviour, where any consistent execution will do).
+    fn coherent(&mut self, x: &Exec<'_>, chosen: &[&Trace], rf: &Rel, d: &Dynamic) -> bool {
+        let required = model::coherence_required(x, d).plus();
+        if let Some(a) = required.reflexive_point() {
+            let v = Violation {
+                axiom: Axiom::Coherence,
+                cycle: vec![(a, "cause (same location)", a)],
+            };
+            self.record(x, chosen, Some(d), rf, Some(&required), v);
+            return false;
+        }
+        // Adding coherence edges only removes writes from the last ones, so
+        // if the least coherence order cannot give the final values asked
+        // for, no coherence order can.
+        if !self.scan_undefined && !self.final_state_matches(x, chosen, &required) {
+            return false;
+        }
+        let choices = model::coherence_choices(x, &required);
+        let mut cos = Vec::new();
+        orientations(&required, &choices, true, &mut cos);
+        for co in cos {
+            let fr = model::from_reads(rf, &co);
+            let bad = model::atomicity(x, &fr, &co)
+                .or_else(|| match x.prog.model {
+                    Model::Ptx60 => model::sc_per_location(x, rf, &co, &fr),
+                    Model::Ptx75 => None,
+                })
+                .or_else(|| model::causality_axiom(d, Some(&fr)));
+            if let Some(v) = bad {
+                self.record(x, chosen, Some(d), rf, Some(&co), v);
+                continue;
+            }
+            if self.scan_undefined {
+                return true;
+            }
+            if self.final_state_matches(x, chosen, &co) {
+                self.verdict.outcome_found = true;
+                self.verdict.execution = Some(snapshot(x, chosen, Some(d), rf, Some(&co)));
+                return true;
             }
         }
         false
@@ -702,143 +867,6 @@ fn barriers(p: &Program<'_>, events: &[Event]) -> Option<Vec<Rel>> {
     }
 }
 
-/// Extension: the phase of each mbarrier (PTX ISA 9.7.13.15). The phase
-/// completes when all expected arrivals have happened and the transaction
-/// count is balanced; a wait that returns true then synchronizes with each
-/// release arrive and each complete-tx whose scope includes it. `None` when a
-/// wait returns true on a phase that never completes.
-fn mbarriers(p: &Program<'_>, events: &[Event]) -> Result<Option<Rel>, ModelError> {
-    let n = events.len();
-    let mut sync = Rel::empty(n);
-    for (m, mb) in p.mbars.iter().enumerate() {
-        let mut arrivals = 0i64;
-        let mut expected = 0i64;
-        let mut completed = 0i64;
-        let mut contributors = Vec::new();
-        let mut waits = Vec::new();
-        for (i, e) in events.iter().enumerate() {
-            match e.kind {
-                Kind::MbarrierArrive { mbar, tx } if mbar == m => {
-                    arrivals += 1;
-                    expected += tx;
-                    contributors.push(i);
-                }
-                Kind::CompleteTx { mbar, bytes } if mbar == m => {
-                    completed += bytes;
-                    contributors.push(i);
-                }
-                Kind::MbarrierWait { mbar, done: true } if mbar == m => waits.push(i),
-                _ => {}
-            }
-        }
-        if arrivals > mb.count {
-            return Err(ModelError::Unsupported {
-                model: p.model.name(),
-                what: format!(
-                    "more arrivals on `{}` than its count (only one phase is modelled)",
-                    mb.name
-                ),
-            });
-        }
-        let completes = arrivals == mb.count && expected == completed;
-        if !waits.is_empty() && !completes {
-            return Ok(None);
-        }
-        for &w in &waits {
-            let we = &events[w];
-            for &c in &contributors {
-                let ce = &events[c];
-                let (Some(tc), Some(tw)) = (ce.thread, we.thread) else {
-                    continue;
-                };
-                let release = ce.sem == Sem::Release;
-                let scopes_meet = p.in_scope(tc, ce.scope.unwrap_or(Scope::Cta), tw)
-                    && p.in_scope(tw, we.scope.unwrap_or(Scope::Cta), tc);
-                if release && we.sem == Sem::Acquire && scopes_meet {
-                    sync.add(c, w);
-                }
-            }
-        }
-    }
-    Ok(Some(sync))
-}
-
-/// Extension: an mbarrier test that returned false while everything that
-/// completes the phase precedes it in base causality order contradicts the
-/// phase having completed before it (PTX ISA 9.7.13.15.16).
-fn mbarrier_phase(x: &Exec<'_>, d: &Dynamic) -> Option<Violation> {
-    let ev = &x.events;
-    for (w, e) in ev.iter().enumerate() {
-        let Kind::MbarrierWait { mbar, done: false } = e.kind else {
-            continue;
-        };
-        let contributors: Vec<usize> = (0..ev.len())
-            .filter(|&c| {
-                matches!(ev[c].kind, Kind::MbarrierArrive { mbar: m, .. } | Kind::CompleteTx { mbar: m, .. } if m == mbar)
-            })
-            .collect();
-        let mb = &x.prog.mbars[mbar];
-        let arrivals = contributors
-            .iter()
-            .filter(|&&c| matches!(ev[c].kind, Kind::MbarrierArrive { .. }))
-            .count() as i64;
-        let tx: i64 = contributors
-            .iter()
-            .map(|&c| match ev[c].kind {
-                Kind::MbarrierArrive { tx, .. } => tx,
-                Kind::CompleteTx { bytes, .. } => -bytes,
-                _ => 0,
-            })
-            .sum();
-        let completes = arrivals == mb.count && tx == 0;
-        if completes
-            && contributors
-                .iter()
-                .all(|&c| d.base_causality.contains(c, w))
-        {
-            let c = contributors[0];
-            return Some(Violation {
-                axiom: Axiom::MbarrierPhase,
-                cycle: vec![(c, "base causality", w), (w, "returned false", c)],
-            });
-        }
-    }
-    None
-}
-
-/// Extension: `barrier.cluster.arrive` synchronizes with
-/// `barrier.cluster.wait` (PTX ISA 8.9.4, third rule) when the arrive has
-/// release semantics; a wait completes only when every thread of its cluster
-/// has arrived. `None` when some wait would block forever.
-fn cluster_barriers(p: &Program<'_>, events: &[Event]) -> Option<Rel> {
-    let n = events.len();
-    let mut sync = Rel::empty(n);
-    let threads = p.test.threads.len() as u32;
-    for (w, we) in events.iter().enumerate() {
-        if we.kind != Kind::ClusterWait {
-            continue;
-        }
-        let tw = we.thread?;
-        for t in 0..threads {
-            if !p.in_scope(tw, Scope::Cluster, t) {
-                continue;
-            }
-            let arrives: Vec<usize> = (0..n)
-                .filter(|&a| events[a].kind == Kind::ClusterArrive && events[a].thread == Some(t))
-                .collect();
-            if arrives.is_empty() {
-                return None;
-            }
-            for a in arrives {
-                if events[a].sem == Sem::Release {
-                    sync.add(a, w);
-                }
-            }
-        }
-    }
-    Some(sync)
-}
-
 /// Keeps an execution for a witness.
 fn snapshot(
     x: &Exec<'_>,
@@ -853,6 +881,7 @@ fn snapshot(
         ("rf", pairs(rf)),
         ("rmw", pairs(&x.rmw)),
         ("dep", pairs(&x.dep)),
+        ("iso", pairs(&x.iso)),
         ("aso", pairs(&x.aso)),
     ];
     if let Some(co) = co {

@@ -3,7 +3,7 @@
 //! dependencies. Loops are unrolled once, as in the Dat3M tests: a path that
 //! jumps backwards does not terminate within the bound and is dropped.
 
-use crate::event::{Barrier, Event, Kind, Proxy, Scope, Sem, Space};
+use crate::event::{Barrier, Direction, Event, Kind, Proxy, Scope, Sem};
 use crate::program::{ModelError, Program};
 use crate::rel::{members, Set, MAX_EVENTS};
 use ptx_litmus::{AtomOp, BulkCompletion, Instr, LoadKind, Operand, ProxyFence, WriteKind};
@@ -20,11 +20,26 @@ pub struct Trace {
     pub deps: Vec<(usize, usize)>,
     /// The read and write of each atomic.
     pub rmw: Vec<(usize, usize)>,
-    /// Asynchronous order: prior instructions before an asynchronous
-    /// operation, and the operation before what observes its completion.
+    /// Issue order (PTX ISA 8.9.1.1): the thread's prior instructions before
+    /// the memory operations of an asynchronous instruction. It orders those
+    /// operations but, unlike program order, does not carry on past them.
+    pub iso: Vec<(usize, usize)>,
+    /// Asynchronous completion order: the memory operations of an
+    /// asynchronous instruction before its completion and what observes it
+    /// (a complete-tx, a wait on its group, an async arrive-on).
     pub aso: Vec<(usize, usize)>,
+    /// The asynchronous copies: their source reads and destination writes,
+    /// for the undefined-behaviour rules of PTX ISA 9.7.9.25.1.
+    pub copies: Vec<CopyOps>,
     /// Final register values.
     pub regs: HashMap<String, i64>,
+}
+
+/// The memory operations of one asynchronous copy, by index in a trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CopyOps {
+    pub reads: Vec<usize>,
+    pub writes: Vec<usize>,
 }
 
 #[derive(Clone)]
@@ -35,10 +50,15 @@ struct State {
     trace: Trace,
     cp_pending: Vec<Vec<usize>>,
     cp_groups: Vec<Vec<Vec<usize>>>,
+    /// Every `cp.async` operation so far, for `cp.async.mbarrier.arrive`.
+    cp_all: Vec<usize>,
     bulk_pending: Vec<[usize; 3]>,
     bulk_groups: Vec<Vec<[usize; 3]>>,
-    /// The value the read at `pc` returns, for a state forked at a read.
-    forced: Option<i64>,
+    /// The values the reads of the instruction at `pc` return, in order, for
+    /// a state forked at a read.
+    forced: Vec<i64>,
+    /// The values the reads of the current instruction have returned so far.
+    took: Vec<i64>,
 }
 
 /// Values each physical location may hold, by location index.
@@ -58,14 +78,18 @@ pub fn traces(p: &Program<'_>, t: usize, domains: &Domains) -> Result<Vec<Trace>
             events: Vec::new(),
             deps: Vec::new(),
             rmw: Vec::new(),
+            iso: Vec::new(),
             aso: Vec::new(),
+            copies: Vec::new(),
             regs: HashMap::new(),
         },
         cp_pending: Vec::new(),
         cp_groups: Vec::new(),
+        cp_all: Vec::new(),
         bulk_pending: Vec::new(),
         bulk_groups: Vec::new(),
-        forced: None,
+        forced: Vec::new(),
+        took: Vec::new(),
     }];
     let code = &p.test.threads[t].code;
     let mut done = Vec::new();
@@ -79,6 +103,7 @@ pub fn traces(p: &Program<'_>, t: usize, domains: &Domains) -> Result<Vec<Trace>
                 }
                 break;
             };
+            s.took.clear();
             match step(p, t, instr, &mut s, domains, &mut stack)? {
                 Step::Next => s.pc += 1,
                 Step::Jump(to) if to > s.pc => s.pc = to,
@@ -108,6 +133,19 @@ fn ev(t: usize, pc: usize, kind: Kind) -> Event {
         proxy: None,
         is_async: false,
         rmw: false,
+        place: None,
+    }
+}
+
+/// An event on a barrier object: accessed through the generic proxy ("This
+/// instruction accesses its mbarrier operand using generic-proxy", PTX ISA
+/// 9.7.9.25.4.1).
+fn barrier_ev(t: usize, pc: usize, kind: Kind, sem: Sem, scope: Scope) -> Event {
+    Event {
+        sem,
+        scope: Some(scope),
+        proxy: Some(Proxy::Generic),
+        ..ev(t, pc, kind)
     }
 }
 
@@ -137,12 +175,12 @@ impl State {
         }
     }
 
-    /// Orders an asynchronous event after every earlier instruction of the
-    /// thread (PTX ISA 8.9.1.1).
+    /// Orders an asynchronous memory operation after every earlier
+    /// instruction of the thread (PTX ISA 8.9.1.1).
     fn issue(&mut self, e: usize) {
         for i in 0..e {
             if !self.trace.events[i].is_async {
-                self.trace.aso.push((i, e));
+                self.trace.iso.push((i, e));
             }
         }
     }
@@ -217,15 +255,19 @@ fn step(
     // takes the first value, copies resuming at this instruction take the
     // others.
     let take = |s: &mut State, stack: &mut Vec<State>, values: &[i64]| -> Option<i64> {
-        if let Some(v) = s.forced.take() {
+        if !s.forced.is_empty() {
+            let v = s.forced.remove(0);
+            s.took.push(v);
             return Some(v);
         }
         let (first, rest) = values.split_first()?;
         for v in rest {
             let mut other = s.clone();
-            other.forced = Some(*v);
+            other.forced = s.took.iter().copied().chain([*v]).collect();
+            other.took.clear();
             stack.push(other);
         }
+        s.took.push(*first);
         Some(*first)
     };
     match instr {
@@ -400,7 +442,10 @@ fn step(
             let (kind, proxy) = match k {
                 ProxyFence::Alias => (Kind::AliasFence, None),
                 ProxyFence::Proxy(a) => (
-                    Kind::ProxyFence { space: None },
+                    Kind::ProxyFence {
+                        space: None,
+                        direction: None,
+                    },
                     Some(match a {
                         ptx_litmus::AliasProxy::Generic => Proxy::Generic,
                         ptx_litmus::AliasProxy::Texture => Proxy::Texture,
@@ -410,17 +455,32 @@ fn step(
                 ),
                 ProxyFence::Async(space) => (
                     Kind::ProxyFence {
-                        space: space.map(|sp| match sp {
-                            ptx_litmus::AsyncSpace::Global => Space::Global,
-                            _ => Space::Shared,
+                        space: *space,
+                        direction: None,
+                    },
+                    Some(Proxy::Async),
+                ),
+                ProxyFence::AsyncGeneric { release, space } => (
+                    Kind::ProxyFence {
+                        space: Some(*space),
+                        direction: Some(if *release {
+                            Direction::Release
+                        } else {
+                            Direction::Acquire
                         }),
                     },
                     Some(Proxy::Async),
                 ),
+                ProxyFence::MbarrierInit => (Kind::MbarrierInitFence, Some(Proxy::Generic)),
             };
+            let init_fence = kind == Kind::MbarrierInitFence;
             s.push(Event {
                 proxy,
-                ..ev(t, pc, kind)
+                ..if init_fence {
+                    barrier_ev(t, pc, kind, Sem::Release, Scope::Cluster)
+                } else {
+                    ev(t, pc, kind)
+                }
             })?;
         }
         Instr::Barrier {
@@ -439,18 +499,16 @@ fn step(
             s.push(ev(t, pc, Kind::Barrier(b)))?;
         }
         Instr::ClusterArrive { sem } => {
-            s.push(Event {
-                sem: *sem,
-                scope: Some(Scope::Cluster),
-                ..ev(t, pc, Kind::ClusterArrive)
-            })?;
+            s.push(barrier_ev(t, pc, Kind::ClusterArrive, *sem, Scope::Cluster))?;
         }
         Instr::ClusterWait => {
-            s.push(Event {
-                sem: Sem::Acquire,
-                scope: Some(Scope::Cluster),
-                ..ev(t, pc, Kind::ClusterWait)
-            })?;
+            s.push(barrier_ev(
+                t,
+                pc,
+                Kind::ClusterWait,
+                Sem::Acquire,
+                Scope::Cluster,
+            ))?;
         }
         Instr::Branch { cond, a, b, target } => {
             let (va, ta) = s.eval(a);
@@ -468,6 +526,11 @@ fn step(
             };
             let (r, w) = async_copy(s, t, pc, sl, d, v, Proxy::Generic)?;
             s.cp_pending.push(vec![r, w]);
+            s.cp_all.extend([r, w]);
+            s.trace.copies.push(CopyOps {
+                reads: vec![r],
+                writes: vec![w],
+            });
         }
         Instr::CpAsyncCommit => commit_cp(s),
         Instr::CpAsyncWaitAll => {
@@ -482,25 +545,155 @@ fn step(
             size,
             ..
         } => {
+            let sl = loc_of(src);
+            let Some(v) = take(s, stack, domain(sl)) else {
+                return Ok(Step::Stop);
+            };
+            let r = async_read(s, t, pc, sl, v)?;
+            let mut copy = CopyOps {
+                reads: vec![r],
+                writes: Vec::new(),
+            };
+            // With `.multicast::cluster`, one write, completion and
+            // complete-tx per destination CTA.
+            for (k, d) in dst.iter().enumerate() {
+                let d = loc_of(d);
+                let mut w = memory_event(t, pc, Kind::Write, d, v, Sem::Weak, None, Proxy::Async);
+                w.is_async = true;
+                w.place = p.owner_place(d, t as u32);
+                let wi = s.push(w)?;
+                s.issue(wi);
+                s.trace.deps.push((r, wi));
+                s.trace.aso.push((r, wi));
+                copy.writes.push(wi);
+                let c = bulk_completion(s, t, pc, &[r, wi])?;
+                match completion {
+                    BulkCompletion::Mbarrier(ms) => {
+                        complete_tx(s, t, pc, p.mbarrier(&ms[k])?, *size, c)?;
+                    }
+                    BulkCompletion::BulkGroup => s.bulk_pending.push([r, wi, c]),
+                }
+            }
+            s.trace.copies.push(copy);
+        }
+        Instr::CpReduceAsyncBulk {
+            completion,
+            op,
+            dst,
+            src,
+            size,
+            ..
+        } => {
             let (d, sl) = (loc_of(dst), loc_of(src));
             let Some(v) = take(s, stack, domain(sl)) else {
                 return Ok(Step::Stop);
             };
-            let (r, w) = async_copy(s, t, pc, sl, d, v, Proxy::Async)?;
-            let c = s.push(Event {
-                is_async: true,
-                proxy: Some(Proxy::Async),
-                ..ev(t, pc, Kind::BulkCompletion)
-            })?;
-            s.issue(c);
-            s.trace.aso.push((r, c));
-            s.trace.aso.push((w, c));
+            // Both values are chosen before any event is recorded, so that
+            // a state forked at the second resumes this instruction afresh.
+            let Some(old) = take(s, stack, domain(d)) else {
+                return Ok(Step::Stop);
+            };
+            let r = async_read(s, t, pc, sl, v)?;
+            let Some(new) = op.apply(old, v) else {
+                return Ok(Step::Stop);
+            };
+            // "Each reduction operation performed by the cp.reduce.async.bulk
+            // has individually .relaxed.gpu memory ordering semantics."
+            let place = p.owner_place(d, t as u32);
+            let mut rd = memory_event(
+                t,
+                pc,
+                Kind::Read,
+                d,
+                old,
+                Sem::Relaxed,
+                Some(Scope::Gpu),
+                Proxy::Async,
+            );
+            rd.is_async = true;
+            rd.rmw = true;
+            rd.place = place;
+            let rdi = s.push(rd)?;
+            s.issue(rdi);
+            let mut w = memory_event(
+                t,
+                pc,
+                Kind::Write,
+                d,
+                new,
+                Sem::Relaxed,
+                Some(Scope::Gpu),
+                Proxy::Async,
+            );
+            w.is_async = true;
+            w.rmw = true;
+            w.place = place;
+            let wi = s.push(w)?;
+            s.issue(wi);
+            s.trace.rmw.push((rdi, wi));
+            s.trace.deps.extend([(r, wi), (rdi, wi)]);
+            s.trace.aso.extend([(r, wi), (rdi, wi)]);
+            let c = bulk_completion(s, t, pc, &[r, rdi, wi])?;
             match completion {
-                BulkCompletion::Mbarrier(m) => {
-                    complete_tx(s, t, pc, p.mbarrier(m)?, *size, c)?;
+                BulkCompletion::Mbarrier(ms) => {
+                    complete_tx(s, t, pc, p.mbarrier(&ms[0])?, *size, c)?;
                 }
-                BulkCompletion::BulkGroup => s.bulk_pending.push([r, w, c]),
+                BulkCompletion::BulkGroup => s.bulk_pending.push([r, wi, c]),
             }
+            s.trace.copies.push(CopyOps {
+                reads: vec![r],
+                writes: vec![wi],
+            });
+        }
+        Instr::CpAsyncMbarrierArrive { noinc, mbar } => {
+            let m = p.mbarrier(mbar)?;
+            let mut increment = None;
+            if !noinc {
+                // Without `.noinc` the pending count grows by one before the
+                // asynchronous arrive-on (PTX ISA 9.7.13.15, cp.async.mbarrier.arrive).
+                increment = Some(s.push(barrier_ev(
+                    t,
+                    pc,
+                    Kind::MbarrierArrive {
+                        mbar: m,
+                        tx: 0,
+                        count: -1,
+                    },
+                    Sem::Relaxed,
+                    Scope::Cta,
+                ))?);
+            }
+            // The arrive-on is ordered after the memory operations of the
+            // thread's prior cp.async operations and nothing else (PTX ISA
+            // 8.9.1.1); that it releases them at CTA scope is our reading.
+            let mut a = barrier_ev(
+                t,
+                pc,
+                Kind::MbarrierArrive {
+                    mbar: m,
+                    tx: 0,
+                    count: 1,
+                },
+                Sem::Release,
+                Scope::Cta,
+            );
+            a.is_async = true;
+            let ai = s.push(a)?;
+            for &e in s.cp_all.iter().chain(&increment) {
+                s.trace.aso.push((e, ai));
+            }
+        }
+        Instr::MbarrierInit { mbar, count } => {
+            s.push(barrier_ev(
+                t,
+                pc,
+                Kind::MbarrierInit {
+                    mbar: p.mbarrier(mbar)?,
+                    count: *count,
+                },
+                Sem::Weak,
+                Scope::Cta,
+            ))?;
         }
         Instr::CpAsyncBulkCommit => {
             let ops = std::mem::take(&mut s.bulk_pending);
@@ -518,17 +711,10 @@ fn step(
         }
         Instr::StAsync { dst, value, mbar } => {
             let (v, taint) = s.eval(value);
-            let mut w = memory_event(
-                t,
-                pc,
-                Kind::Write,
-                loc_of(dst),
-                v,
-                Sem::Weak,
-                None,
-                Proxy::Generic,
-            );
+            let d = loc_of(dst);
+            let mut w = memory_event(t, pc, Kind::Write, d, v, Sem::Weak, None, Proxy::Generic);
             w.is_async = true;
+            w.place = p.owner_place(d, t as u32);
             let wi = s.push(w)?;
             s.issue(wi);
             s.data(taint, wi);
@@ -540,41 +726,32 @@ fn step(
             mbar,
             expect_tx,
         } => {
-            s.push(Event {
-                sem: *sem,
-                scope: Some(*scope),
-                ..ev(
-                    t,
-                    pc,
-                    Kind::MbarrierArrive {
-                        mbar: p.mbarrier(mbar)?,
-                        tx: expect_tx.unwrap_or(0),
-                    },
-                )
-            })?;
+            let kind = Kind::MbarrierArrive {
+                mbar: p.mbarrier(mbar)?,
+                tx: expect_tx.unwrap_or(0),
+                count: 1,
+            };
+            s.push(barrier_ev(t, pc, kind, *sem, *scope))?;
         }
         Instr::MbarrierTestWait {
             sem,
             scope,
             dst,
             mbar,
+            parity,
             ..
         } => {
             let Some(v) = take(s, stack, &[1, 0]) else {
                 return Ok(Step::Stop);
             };
+            let kind = Kind::MbarrierWait {
+                mbar: p.mbarrier(mbar)?,
+                done: v == 1,
+                parity: *parity,
+            };
             s.push(Event {
-                sem: *sem,
-                scope: Some(*scope),
                 value: v,
-                ..ev(
-                    t,
-                    pc,
-                    Kind::MbarrierWait {
-                        mbar: p.mbarrier(mbar)?,
-                        done: v == 1,
-                    },
-                )
+                ..barrier_ev(t, pc, kind, *sem, *scope)
             })?;
             s.regs.insert(dst.clone(), (v, 0));
         }
@@ -613,8 +790,39 @@ fn async_copy(
     Ok((ri, wi))
 }
 
+/// The weak async-proxy read of a bulk copy's source.
+fn async_read(s: &mut State, t: usize, pc: usize, src: usize, v: i64) -> Result<usize, ModelError> {
+    let mut r = memory_event(t, pc, Kind::Read, src, v, Sem::Weak, None, Proxy::Async);
+    r.is_async = true;
+    let ri = s.push(r)?;
+    s.issue(ri);
+    Ok(ri)
+}
+
+/// The completion of a bulk copy, with its implicit generic-async proxy
+/// fence (PTX ISA 9.7.9.25.2), after the copy's memory operations `ops`.
+fn bulk_completion(s: &mut State, t: usize, pc: usize, ops: &[usize]) -> Result<usize, ModelError> {
+    // Performed where the copy writes: in another CTA for a copy into its
+    // shared memory.
+    let place = ops.last().and_then(|&w| s.trace.events[w].place);
+    let c = s.push(Event {
+        is_async: true,
+        proxy: Some(Proxy::Async),
+        place,
+        ..ev(t, pc, Kind::BulkCompletion)
+    })?;
+    for &o in ops {
+        s.trace.aso.push((o, c));
+    }
+    Ok(c)
+}
+
 /// The complete-tx an asynchronous operation performs on an mbarrier when it
-/// completes: `.release` at `.cluster` scope (PTX ISA 9.7.9.12).
+/// completes: `.release` at `.cluster` scope (PTX ISA 9.7.9.12,
+/// 9.7.9.25.4.1), and "ordered only with respect to the memory operations
+/// performed by the same asynchronous instruction" (PTX ISA 8.9.1.1): it
+/// follows `after` and is not issue-ordered after the thread's earlier
+/// instructions.
 fn complete_tx(
     s: &mut State,
     t: usize,
@@ -623,13 +831,15 @@ fn complete_tx(
     bytes: i64,
     after: usize,
 ) -> Result<(), ModelError> {
-    let c = s.push(Event {
-        is_async: true,
-        sem: Sem::Release,
-        scope: Some(Scope::Cluster),
-        ..ev(t, pc, Kind::CompleteTx { mbar, bytes })
-    })?;
-    s.issue(c);
+    let mut c = barrier_ev(
+        t,
+        pc,
+        Kind::CompleteTx { mbar, bytes },
+        Sem::Release,
+        Scope::Cluster,
+    );
+    c.is_async = true;
+    let c = s.push(c)?;
     s.trace.aso.push((after, c));
     Ok(())
 }

@@ -67,7 +67,12 @@ pub fn event_label(e: &Event, locs: &[Location]) -> String {
             b.id.map_or(String::new(), |i| format!(" id {i}"))
         ),
         Kind::AsyncWait => "wait (async completion)".to_string(),
+        Kind::MbarrierArrive { tx, count, .. } if *count < 0 => {
+            format!("mbarrier pending count +{}{ann} tx {tx}", -count)
+        }
         Kind::MbarrierArrive { tx, .. } => format!("mbarrier.arrive{ann} tx {tx}"),
+        Kind::MbarrierInit { count, .. } => format!("mbarrier.init {count}"),
+        Kind::MbarrierInitFence => "fence.mbarrier_init".to_string(),
         Kind::CompleteTx { bytes, .. } => format!("complete-tx{ann} {bytes} bytes"),
         Kind::MbarrierWait { done, .. } => format!("mbarrier.wait{ann} -> {done}"),
         Kind::ClusterArrive => format!("barrier.cluster.arrive{ann}"),

@@ -3,7 +3,9 @@
 //! Each file's header quotes the rule it rests on, gives the reasoning, and
 //! ends with `"Expected: 1"` or `"Expected: 0"` (1: the `exists` outcome is
 //! reachable, or the `forall`/`~exists` condition always holds). The model
-//! must give that verdict.
+//! must give that verdict. A header line `"Undefined: yes"` says that some
+//! consistent execution has undefined behaviour; without it the model must
+//! find none.
 
 use ptx_memmodel::Model;
 use std::collections::BTreeMap;
@@ -31,6 +33,7 @@ fn own_tests_have_their_expected_verdicts() {
     files(&root, &mut all);
     let mut per_topic: BTreeMap<String, usize> = BTreeMap::new();
     let mut failures = Vec::new();
+    let mut with_undefined: BTreeMap<String, usize> = BTreeMap::new();
     for path in &all {
         let name = path
             .strip_prefix(&root)
@@ -58,12 +61,26 @@ fn own_tests_have_their_expected_verdicts() {
         *per_topic
             .entry(name.split('/').next().unwrap_or("").to_string())
             .or_default() += 1;
+        let undefined = test.docs.contains("\"Undefined: yes\"");
         match ptx_memmodel::check(&test, Model::Ptx75) {
-            Ok(v) if v.holds == expected => {}
-            Ok(v) => failures.push(format!(
+            Ok(v) if v.holds != expected => failures.push(format!(
                 "{name}: expected {}, got {}",
                 expected as u8, v.holds as u8
             )),
+            Ok(v) if v.undefined.is_empty() == undefined => failures.push(format!(
+                "{name}: the header says undefined behaviour {}, the model found {:?}",
+                if undefined {
+                    "exists"
+                } else {
+                    "does not exist"
+                },
+                v.undefined
+            )),
+            Ok(v) => {
+                if !v.undefined.is_empty() {
+                    *with_undefined.entry(name.clone()).or_default() += v.undefined.len();
+                }
+            }
             Err(e) => failures.push(format!("{name}: {e}")),
         }
     }
@@ -76,4 +93,5 @@ fn own_tests_have_their_expected_verdicts() {
         failures.join("\n")
     );
     println!("own litmus tests by topic: {per_topic:?}");
+    println!("tests with undefined behaviour: {with_undefined:?}");
 }
