@@ -123,7 +123,8 @@ enum Family {
 }
 
 fn family(form: &str) -> Result<Family, String> {
-    if form.starts_with("cvt") {
+    // `cvt.` and `cvt.pack.`, not `cvta` (a family of its own)
+    if form.starts_with("cvt.") {
         let b = Catalogue::get()
             .resolve_text(form)
             .map_err(|e| format!("`{form}`: not a catalogue form ({e:?})"))?;
