@@ -161,6 +161,22 @@ pub fn model_digest_range(f: &HwForm, threads: usize, inputs: std::ops::Range<u6
     })
 }
 
+/// The inputs of chunk `k` of `n` equal chunks of the 2^32 inputs (`n` a
+/// power of two up to 2^32).
+pub fn digest_chunk(k: u64, n: u64) -> std::ops::Range<u64> {
+    let size = (1u64 << 32) / n.max(1);
+    k * size..(k + 1) * size
+}
+
+/// [`model_digest`] cut into `n` chunks ([`digest_chunk`]): the digest of
+/// each. The digest is a wrapping sum over inputs, so the chunks' digests
+/// add up (wrapping) to [`model_digest`].
+pub fn model_digest_chunks(f: &HwForm, threads: usize, n: u64) -> Vec<u64> {
+    (0..n)
+        .map(|k| model_digest_range(f, threads, digest_chunk(k, n)))
+        .collect()
+}
+
 /// The digest of a set of outputs: `sum(mix(mix(i) ^ out[i]))` over a
 /// block of rows.
 pub fn block_digest(start: usize, outputs: &[u64]) -> u64 {

@@ -10,7 +10,9 @@
 //! `ptxas.tsv` (id, exit status, first message line) and `digests.tsv`
 //! (id, GPU digest over 2^32 inputs).
 
-use crate::cvt_hw::{block_digest, digest_kernel, forms, kernel, model_digest, HwForm, BLOCK};
+use crate::cvt_hw::{
+    block_digest, digest_kernel, forms, kernel, model_digest, model_digest_chunks, HwForm, BLOCK,
+};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use ptx_gen::cvt::vectors;
@@ -34,7 +36,9 @@ pub enum CvtHwCommand {
     /// List the forms (one per line).
     List,
     /// The model's digests over all 2^32 inputs of the `.f32`-source forms
-    /// in part K of N (`--part 1/4`), one line per form.
+    /// in part K of N (`--part 1/4`), one line per form; with `--chunks N`,
+    /// the digests of N equal chunks of the inputs instead (the file
+    /// corpus/cvt/hardware/sm_90/digest32-chunks.tsv).
     Digest(DigestArgs),
 }
 
@@ -44,6 +48,13 @@ pub struct DigestArgs {
     pub part: String,
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
+    /// Only these forms (exact text; repeatable).
+    #[arg(long = "form")]
+    pub forms: Vec<String>,
+    /// Write a header and, per form, the digests of this many equal chunks
+    /// of the 2^32 inputs (a power of two), comma-separated.
+    #[arg(long)]
+    pub chunks: Option<u64>,
 }
 
 #[derive(Args)]
@@ -93,9 +104,35 @@ pub fn run(cmd: CvtHwCommand) -> Result<ExitCode> {
             let all: Vec<HwForm> = forms(VERSION, TARGET)
                 .into_iter()
                 .filter(|f| f.f32_sources())
+                .filter(|f| a.forms.is_empty() || a.forms.contains(&f.text))
                 .collect();
+            for want in &a.forms {
+                if !all.iter().any(|f| &f.text == want) {
+                    bail!("--form {want}: not an .f32-source form of {TARGET}");
+                }
+            }
+            if let Some(chunks) = a.chunks {
+                if !chunks.is_power_of_two() || chunks > 1 << 32 {
+                    bail!("--chunks {chunks}: a power of two up to 2^32");
+                }
+                let named: String = a.forms.iter().map(|f| format!(" --form {f}")).collect();
+                println!(
+                    "# form\tchunks\tmodel digest of each chunk, inputs k*2^32/chunks .. (k+1)*2^32/chunks; \
+                     they add up (wrapping) to the digest over all 2^32 inputs. \
+                     Written by `conform cvt-hw digest --chunks {chunks}{named}`"
+                );
+            }
             for (i, f) in all.iter().enumerate() {
-                if i % n == k - 1 {
+                if i % n != k - 1 {
+                    continue;
+                }
+                if let Some(chunks) = a.chunks {
+                    let d: Vec<String> = model_digest_chunks(f, a.threads, chunks)
+                        .iter()
+                        .map(|d| format!("{d:016x}"))
+                        .collect();
+                    println!("{}\t{chunks}\t{}", f.text, d.join(","));
+                } else {
                     let start = std::time::Instant::now();
                     println!(
                         "{}\t{:016x}\t{:.1}s",

@@ -276,3 +276,81 @@ fn model_digests_recomputed() {
         }
     }
 }
+
+/// The model's 2^32 digests, recomputed in part on every run
+/// (digests_over_every_input_agree_outside_the_listed_divergences only
+/// reads the files). A whole digest takes 6-30 s per form on two cores, so
+/// digest32-chunks.tsv keeps, for a sample of `.f32`-source forms, the
+/// model's digest of each of 256 equal chunks of the inputs (`conform
+/// cvt-hw digest --chunks 256 --form ...`, which the file's header names).
+/// The digest is a wrapping sum over inputs, so each form's chunks must add
+/// up to its model digest in digest32.tsv, and, as none of these forms is
+/// a listed divergence, to the GPU's digest in gpu-digest32.tsv: the
+/// chunks are what the hardware computed, not only what the model once
+/// did. The test then recomputes from the model chunks 0x00, 0x7f, 0x80
+/// and 0xff (zeros, subnormals, infinities and NaNs of both signs) and four
+/// more per form picked by a fixed hash of the form's line number, and
+/// compares them with the file. `PTX_DIGEST_CHUNKS=all` recomputes every
+/// chunk (about as long as the whole digests). See: issue 21.
+#[test]
+fn model_digest_chunks_recomputed() {
+    let all = std::env::var("PTX_DIGEST_CHUNKS").is_ok_and(|v| v == "all");
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let col = |name: &str, c: usize| -> HashMap<String, String> {
+        tsv(name)
+            .into_iter()
+            .map(|r| (r[0].clone(), r[c].clone()))
+            .collect()
+    };
+    let (model, gpu) = (col("digest32.tsv", 2), col("gpu-digest32.tsv", 1));
+    let forms = forms_by_text();
+    let rows = tsv("digest32-chunks.tsv");
+    assert!(rows.len() >= 10, "{} forms", rows.len());
+    let mut failures = Vec::new();
+    let mut recomputed = 0;
+    for (line, r) in rows.iter().enumerate() {
+        let (text, n) = (&r[0], r[1].parse::<u64>().unwrap());
+        let stored: Vec<u64> = r[2]
+            .split(',')
+            .map(|d| u64::from_str_radix(d, 16).unwrap())
+            .collect();
+        assert_eq!(stored.len() as u64, n, "{text}");
+        let sum = format!(
+            "{:016x}",
+            stored.iter().fold(0u64, |a, &d| a.wrapping_add(d))
+        );
+        assert_eq!(
+            Some(&sum),
+            model.get(text),
+            "{text}: chunks against digest32.tsv"
+        );
+        assert_eq!(
+            Some(&sum),
+            gpu.get(text),
+            "{text}: chunks against the GPU's digest"
+        );
+        let f = &forms[text.as_str()];
+        let mut sample: Vec<u64> = if all {
+            (0..n).collect()
+        } else {
+            let mut s = vec![0, n / 2 - 1, n / 2, n - 1];
+            s.extend((0..4u64).map(|j| ptx_gen::rng::mix(((line as u64) << 8) | j) % n));
+            s
+        };
+        sample.sort_unstable();
+        sample.dedup();
+        for k in sample {
+            let range = ptx_conformance::cvt_hw::digest_chunk(k, n);
+            let d = ptx_conformance::cvt_hw::model_digest_range(f, threads, range.clone());
+            recomputed += 1;
+            if d != stored[k as usize] {
+                failures.push(format!(
+                    "{text}: inputs {range:#x?}: the model's digest is {d:016x}, the file's {:016x}",
+                    stored[k as usize]
+                ));
+            }
+        }
+    }
+    eprintln!("{} forms, {recomputed} chunks recomputed", rows.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -11,7 +11,7 @@ mod common;
 
 use common::{conform, files, tmp};
 use ptx_gen::suite::boundary::{edges, NOT_AT_AN_EDGE};
-use ptx_gen::suite::manifest::{Expect, Manifest};
+use ptx_gen::suite::manifest::{Expect, Manifest, Provenance};
 use std::path::Path;
 
 /// The boundary groups only (and `extra` filters), seed `seed`.
@@ -213,6 +213,97 @@ fn another_clause_is_not_a_detection() {
         g["reason"].as_str().unwrap().contains("not reported"),
         "{g}"
     );
+    for d in [s, out] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+/// Every group the generator marks `provenance: hardware` ran on a GPU and
+/// passed there: corpus/suite/sm_90/boundary-results.json (`conform run
+/// --impl cuda --include-undefined` on an H100, over the boundary groups
+/// of the seed it names) holds a group of the same id whose inputs have
+/// the same digest as the regenerated group's, with every case passed and
+/// none failed, skipped or in error, and whose outputs have the digest the
+/// simulator's have. A group that claims `hardware` with no such record
+/// fails the test. (The results file itself says `provenance: spec` for
+/// these groups: the provenance they had when the GPU ran them.) See:
+/// issue 21.
+#[test]
+fn hardware_provenance_is_a_passing_gpu_run() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let gpu: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(root.join("corpus/suite/sm_90/boundary-results.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(gpu["implementation"]["name"], "cuda");
+    assert_eq!(gpu["complete"], true);
+    let seed = gpu["suite"]["seed"].as_u64().unwrap().to_string();
+    let s = tmp("ptx-ub-boundary", "hw");
+    gen(&s, &seed, true, BOUNDARY);
+    let m = Manifest::read(&s).unwrap();
+    let out = tmp("ptx-ub-boundary", "hw-out");
+    let sim = run(&s, &out, "simulator", &[]);
+    let find = |r: &serde_json::Value, id: &str| -> Option<serde_json::Value> {
+        r["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id)
+            .cloned()
+    };
+    let mut problems = Vec::new();
+    let mut backed = 0;
+    for g in m
+        .groups
+        .iter()
+        .filter(|g| g.provenance == Provenance::Hardware)
+    {
+        let Some(hw) = find(&gpu, &g.id) else {
+            problems.push(format!(
+                "{}: hardware provenance, but not in the GPU run",
+                g.id
+            ));
+            continue;
+        };
+        let counts = &hw["counts"];
+        if counts["pass"].as_u64() != Some(g.cases)
+            || ["fail", "skip", "error"]
+                .iter()
+                .any(|k| counts[k].as_u64() != Some(0))
+        {
+            problems.push(format!(
+                "{}: hardware provenance, but the GPU did not pass all {} case(s): {counts}",
+                g.id, g.cases
+            ));
+            continue;
+        }
+        if !hw["digests"]["output"].is_string() {
+            problems.push(format!(
+                "{}: hardware provenance, but the GPU run compared no outputs",
+                g.id
+            ));
+            continue;
+        }
+        let ours = find(&sim, &g.id).unwrap();
+        if ours["digests"]["input"] != hw["digests"]["input"] {
+            problems.push(format!(
+                "{}: the inputs differ from those the GPU ran (regenerate the GPU run)",
+                g.id
+            ));
+            continue;
+        }
+        if ours["digests"]["output"] != hw["digests"]["output"] {
+            problems.push(format!(
+                "{}: the simulator's outputs differ from the GPU's",
+                g.id
+            ));
+            continue;
+        }
+        backed += 1;
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // every edge's defined side is hardware provenance
+    assert_eq!(backed, edges().len());
     for d in [s, out] {
         let _ = std::fs::remove_dir_all(d);
     }

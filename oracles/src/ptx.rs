@@ -2,8 +2,10 @@
 //! 9.7.9.21 (`cvt`) and 9.7.9.22 (`cvt.pack`): what a form must give for
 //! given source operands. The IEEE rounding itself comes from an engine
 //! (Z3 or rustc_apfloat); the NaN a conversion produces where the spec is
-//! silent is the documented sm_90 behaviour (docs/cvt-observations.md),
-//! restated here as the oracle's own table.
+//! silent is the documented sm_90 behaviour (docs/cvt-observations.md) as
+//! the model's table has it (`semantics/src/cvt/nan.rs`), restated case
+//! for case: on those NaNs the oracle is no independent check
+//! (docs/oracles-results.md).
 //!
 //! Narrow destinations without IEEE encodings (`.e4m3`, `.e2m3`, `.e3m2`,
 //! `.e2m1`, `.ue8m0`) are rounded in two helper IEEE layouts and encoded

@@ -123,7 +123,8 @@ enum Family {
 }
 
 fn family(form: &str) -> Result<Family, String> {
-    if form.starts_with("cvt") {
+    // `cvt.` and `cvt.pack.`, not `cvta` (a family of its own)
+    if form.starts_with("cvt.") {
         let b = Catalogue::get()
             .resolve_text(form)
             .map_err(|e| format!("`{form}`: not a catalogue form ({e:?})"))?;
@@ -205,7 +206,11 @@ impl Fault {
                     }
                 }
             }
-            (Effect::MovPack(f), Family::Mov(width)) if field(&job.output_layout, "v").is_ok() => {
+            // packing: elements `e0`.. in, one `v` out (a plain `mov.bW`,
+            // `v` in and out, is neither shape)
+            (Effect::MovPack(f), Family::Mov(width))
+                if job.input_layout.fields.len() > 1 && field(&job.output_layout, "v").is_ok() =>
+            {
                 let v = field(&job.output_layout, "v")?;
                 for i in 0..cases {
                     let elems = inputs(i);
@@ -216,7 +221,9 @@ impl Fault {
                     }
                 }
             }
-            (Effect::MovUnpack(f), Family::Mov(width)) if field(&job.input_layout, "v").is_ok() => {
+            (Effect::MovUnpack(f), Family::Mov(width))
+                if job.output_layout.fields.len() > 1 && field(&job.input_layout, "v").is_ok() =>
+            {
                 let count = job.output_layout.fields.len();
                 for i in 0..cases {
                     let a = inputs(i)[0];
