@@ -140,30 +140,22 @@ fn may_be_undefined(test: &Litmus) -> bool {
 /// most one read per reading instruction, so the rounds stop there.
 pub fn value_domains(p: &Program<'_>) -> Result<Domains, ModelError> {
     let mut d: Domains = p.locs.iter().map(|l| vec![p.locs[l.phys].init]).collect();
-    let reads = p
+    let reads: usize = p
         .test
         .threads
         .iter()
         .flat_map(|t| &t.code)
-        .filter(|i| {
-            matches!(
-                i,
-                Instr::Load { .. }
-                    | Instr::Atom { .. }
-                    | Instr::Red { .. }
-                    | Instr::CpAsync { .. }
-                    | Instr::CpAsyncBulk { .. }
-            )
+        .map(|i| match i {
+            Instr::Load { .. }
+            | Instr::Atom { .. }
+            | Instr::Red { .. }
+            | Instr::CpAsync { .. }
+            | Instr::CpAsyncBulk { .. } => 1,
+            // A bulk reduction reads its source and its destination.
+            Instr::CpReduceAsyncBulk { .. } => 2,
+            _ => 0,
         })
-        .count()
-        // A bulk reduction reads its source and its destination.
-        + 2 * p
-            .test
-            .threads
-            .iter()
-            .flat_map(|t| &t.code)
-            .filter(|i| matches!(i, Instr::CpReduceAsyncBulk { .. }))
-            .count();
+        .sum();
     for _ in 0..reads {
         let mut next = d.clone();
         for t in 0..p.test.threads.len() {
@@ -620,7 +612,11 @@ impl Search<'_> {
                     // causality. Base causality alone may have cycles
                     // (`bar.cta` barriers synchronize with each other).
                     let waits_for = e.order.union(&open.cluster.completion);
-                    let progress = d.base_causality.union(&waits_for).plus();
+                    let progress = if waits_for.is_empty() {
+                        d.base_causality.clone()
+                    } else {
+                        d.base_causality.union(&waits_for).plus()
+                    };
                     if let Some((a, b)) = waits_for.inter(&progress.inverse()).pairs().next() {
                         let v = Violation {
                             axiom: Axiom::BarrierProgress,

@@ -175,6 +175,21 @@ impl State {
         }
     }
 
+    /// Records an asynchronous memory operation performed in `place` (its
+    /// thread's CTA when `None`), issue-ordered after the thread's earlier
+    /// instructions.
+    fn push_async(
+        &mut self,
+        mut e: Event,
+        place: Option<(u32, u32, u32)>,
+    ) -> Result<usize, ModelError> {
+        e.is_async = true;
+        e.place = place;
+        let i = self.push(e)?;
+        self.issue(i);
+        Ok(i)
+    }
+
     /// Orders an asynchronous memory operation after every earlier
     /// instruction of the thread (PTX ISA 8.9.1.1).
     fn issue(&mut self, e: usize) {
@@ -558,11 +573,8 @@ fn step(
             // complete-tx per destination CTA.
             for (k, d) in dst.iter().enumerate() {
                 let d = loc_of(d);
-                let mut w = memory_event(t, pc, Kind::Write, d, v, Sem::Weak, None, Proxy::Async);
-                w.is_async = true;
-                w.place = p.owner_place(d, t as u32);
-                let wi = s.push(w)?;
-                s.issue(wi);
+                let w = memory_event(t, pc, Kind::Write, d, v, Sem::Weak, None, Proxy::Async);
+                let wi = s.push_async(w, p.owner_place(d, t as u32))?;
                 s.trace.deps.push((r, wi));
                 s.trace.aso.push((r, wi));
                 copy.writes.push(wi);
@@ -600,36 +612,22 @@ fn step(
             // "Each reduction operation performed by the cp.reduce.async.bulk
             // has individually .relaxed.gpu memory ordering semantics."
             let place = p.owner_place(d, t as u32);
-            let mut rd = memory_event(
-                t,
-                pc,
-                Kind::Read,
-                d,
-                old,
-                Sem::Relaxed,
-                Some(Scope::Gpu),
-                Proxy::Async,
-            );
-            rd.is_async = true;
-            rd.rmw = true;
-            rd.place = place;
-            let rdi = s.push(rd)?;
-            s.issue(rdi);
-            let mut w = memory_event(
-                t,
-                pc,
-                Kind::Write,
-                d,
-                new,
-                Sem::Relaxed,
-                Some(Scope::Gpu),
-                Proxy::Async,
-            );
-            w.is_async = true;
-            w.rmw = true;
-            w.place = place;
-            let wi = s.push(w)?;
-            s.issue(wi);
+            let relaxed_gpu = |kind, value| {
+                let mut e = memory_event(
+                    t,
+                    pc,
+                    kind,
+                    d,
+                    value,
+                    Sem::Relaxed,
+                    Some(Scope::Gpu),
+                    Proxy::Async,
+                );
+                e.rmw = true;
+                e
+            };
+            let rdi = s.push_async(relaxed_gpu(Kind::Read, old), place)?;
+            let wi = s.push_async(relaxed_gpu(Kind::Write, new), place)?;
             s.trace.rmw.push((rdi, wi));
             s.trace.deps.extend([(r, wi), (rdi, wi)]);
             s.trace.aso.extend([(r, wi), (rdi, wi)]);
@@ -712,11 +710,8 @@ fn step(
         Instr::StAsync { dst, value, mbar } => {
             let (v, taint) = s.eval(value);
             let d = loc_of(dst);
-            let mut w = memory_event(t, pc, Kind::Write, d, v, Sem::Weak, None, Proxy::Generic);
-            w.is_async = true;
-            w.place = p.owner_place(d, t as u32);
-            let wi = s.push(w)?;
-            s.issue(wi);
+            let w = memory_event(t, pc, Kind::Write, d, v, Sem::Weak, None, Proxy::Generic);
+            let wi = s.push_async(w, p.owner_place(d, t as u32))?;
             s.data(taint, wi);
             complete_tx(s, t, pc, p.mbarrier(mbar)?, 4, wi)?;
         }
@@ -777,14 +772,10 @@ fn async_copy(
     v: i64,
     proxy: Proxy,
 ) -> Result<(usize, usize), ModelError> {
-    let mut r = memory_event(t, pc, Kind::Read, src, v, Sem::Weak, None, proxy);
-    r.is_async = true;
-    let ri = s.push(r)?;
-    s.issue(ri);
-    let mut w = memory_event(t, pc, Kind::Write, dst, v, Sem::Weak, None, proxy);
-    w.is_async = true;
-    let wi = s.push(w)?;
-    s.issue(wi);
+    let r = memory_event(t, pc, Kind::Read, src, v, Sem::Weak, None, proxy);
+    let ri = s.push_async(r, None)?;
+    let w = memory_event(t, pc, Kind::Write, dst, v, Sem::Weak, None, proxy);
+    let wi = s.push_async(w, None)?;
     s.trace.deps.push((ri, wi));
     s.trace.aso.push((ri, wi));
     Ok((ri, wi))
@@ -792,11 +783,8 @@ fn async_copy(
 
 /// The weak async-proxy read of a bulk copy's source.
 fn async_read(s: &mut State, t: usize, pc: usize, src: usize, v: i64) -> Result<usize, ModelError> {
-    let mut r = memory_event(t, pc, Kind::Read, src, v, Sem::Weak, None, Proxy::Async);
-    r.is_async = true;
-    let ri = s.push(r)?;
-    s.issue(ri);
-    Ok(ri)
+    let r = memory_event(t, pc, Kind::Read, src, v, Sem::Weak, None, Proxy::Async);
+    s.push_async(r, None)
 }
 
 /// The completion of a bulk copy, with its implicit generic-async proxy
