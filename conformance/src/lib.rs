@@ -12,6 +12,7 @@ pub mod exhaustive;
 pub mod legality;
 pub mod legality_cmd;
 pub mod litmus_cmd;
+pub mod litmus_gen;
 pub mod report_cmd;
 pub mod run;
 pub mod suite_cmd;

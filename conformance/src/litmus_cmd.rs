@@ -14,6 +14,7 @@ use std::process::ExitCode;
 pub enum LitmusCommand {
     Check(CheckArgs),
     Explain(ExplainArgs),
+    Gen(crate::litmus_gen::GenArgs),
 }
 
 /// Decide litmus tests: print `1` when the `exists` outcome is reachable or
@@ -65,6 +66,7 @@ pub fn run(cmd: LitmusCommand) -> Result<ExitCode> {
     match cmd {
         LitmusCommand::Check(a) => check(a),
         LitmusCommand::Explain(a) => explain(a),
+        LitmusCommand::Gen(a) => crate::litmus_gen::run(a),
     }
 }
 

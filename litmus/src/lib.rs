@@ -9,6 +9,7 @@
 #![forbid(unsafe_code)]
 
 pub mod ast;
+pub mod gen;
 mod instr;
 pub mod parser;
 pub mod printer;

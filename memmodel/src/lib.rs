@@ -20,4 +20,4 @@ pub mod witness;
 
 pub use model::{Axiom, Model, Violation};
 pub use program::{ModelError, Program};
-pub use search::{check, explain, Execution, Verdict};
+pub use search::{check, explain, outcomes, Execution, Outcomes, Verdict};

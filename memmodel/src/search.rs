@@ -114,6 +114,153 @@ fn run(test: &Litmus, model: Model, witness: bool) -> Result<Verdict, ModelError
     Ok(s.verdict)
 }
 
+/// Every outcome of a test over the terms its condition names: the final
+/// values of those registers and locations, each with whether some
+/// consistent execution ends with them.
+#[derive(Clone, Debug)]
+pub struct Outcomes {
+    /// The condition's registers and locations, in order of first mention.
+    pub terms: Vec<Value>,
+    /// Candidate final values of `terms` (every combination the threads'
+    /// traces and the locations' value domains allow), sorted, each with
+    /// the model's answer: true when allowed.
+    pub outcomes: Vec<(Vec<i64>, bool)>,
+}
+
+impl Outcomes {
+    /// Whether these final values are allowed; false for values that are
+    /// not among the candidates (no execution can produce them).
+    pub fn allowed(&self, values: &[i64]) -> bool {
+        self.outcomes
+            .binary_search_by(|(v, _)| v.as_slice().cmp(values))
+            .is_ok_and(|i| self.outcomes[i].1)
+    }
+}
+
+/// Decides every outcome of a test: each combination of final values of
+/// the terms in its condition, one search per combination.
+pub fn outcomes(test: &Litmus, model: Model) -> Result<Outcomes, ModelError> {
+    let prog = Program::new(test, model)?;
+    let domains = value_domains(&prog)?;
+    let per_thread: Vec<Vec<Trace>> = (0..test.threads.len())
+        .map(|t| traces(&prog, t, &domains))
+        .collect::<Result<_, _>>()?;
+    let mut terms = Vec::new();
+    terms_in(&test.condition.expr, &mut terms);
+    // Register values come together from one trace per thread; a location
+    // may end with any value of its domain.
+    let mut parts: Vec<(Vec<usize>, Vec<Vec<i64>>)> = Vec::new();
+    for (t, thread) in test.threads.iter().enumerate() {
+        let idx: Vec<usize> = (0..terms.len())
+            .filter(|&k| matches!(&terms[k], Value::Reg { thread: id, .. } if *id == thread.id))
+            .collect();
+        if idx.is_empty() {
+            continue;
+        }
+        let mut combos: Vec<Vec<i64>> = per_thread[t]
+            .iter()
+            .map(|tr| {
+                idx.iter()
+                    .map(|&k| match &terms[k] {
+                        Value::Reg { reg, .. } => tr.regs.get(reg).copied().unwrap_or(0),
+                        _ => 0,
+                    })
+                    .collect()
+            })
+            .collect();
+        combos.sort();
+        combos.dedup();
+        parts.push((idx, combos));
+    }
+    for (k, term) in terms.iter().enumerate() {
+        if let Value::Loc(name) = term {
+            // its initial value or a value some write stores (the domains
+            // hold only values some read may see)
+            let values = match prog.loc_index.get(name) {
+                Some(&l) => {
+                    let phys = prog.locs[l].phys;
+                    let mut v = domains[phys].clone();
+                    for e in per_thread.iter().flatten().flat_map(|tr| &tr.events) {
+                        if let (true, Some(w)) = (e.is_write(), e.loc) {
+                            if prog.locs[w].phys == phys {
+                                v.push(e.value);
+                            }
+                        }
+                    }
+                    v.sort_unstable();
+                    v.dedup();
+                    v
+                }
+                None => vec![0],
+            };
+            parts.push((vec![k], values.into_iter().map(|v| vec![v]).collect()));
+        }
+    }
+    let mut out = Vec::new();
+    let mut pick = vec![0usize; parts.len()];
+    if parts.iter().all(|(_, c)| !c.is_empty()) {
+        loop {
+            let mut values = vec![0i64; terms.len()];
+            for ((idx, combos), &i) in parts.iter().zip(&pick) {
+                for (&k, &v) in idx.iter().zip(&combos[i]) {
+                    values[k] = v;
+                }
+            }
+            let target = terms
+                .iter()
+                .zip(&values)
+                .map(|(t, &v)| Expr::Cmp(t.clone(), CmpOp::Eq, Value::Const(v)))
+                .reduce(|a, b| Expr::And(Box::new(a), Box::new(b)))
+                .unwrap_or(Expr::Cmp(Value::Const(0), CmpOp::Eq, Value::Const(0)));
+            let mut s = Search {
+                prog: &prog,
+                target,
+                witness: false,
+                scan_undefined: false,
+                verdict: Verdict {
+                    holds: false,
+                    outcome_found: false,
+                    execution: None,
+                    violations: BTreeMap::new(),
+                    first_violation: None,
+                    candidates: 0,
+                    undefined: Vec::new(),
+                },
+            };
+            s.search(&per_thread)?;
+            out.push((values, s.verdict.outcome_found));
+            if !advance(&mut pick, |k| parts[k].1.len()) {
+                break;
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(Outcomes {
+        terms,
+        outcomes: out,
+    })
+}
+
+/// The registers and locations an expression names, in order of first
+/// mention.
+fn terms_in(e: &Expr, out: &mut Vec<Value>) {
+    match e {
+        Expr::Not(a) => terms_in(a, out),
+        Expr::And(a, b) | Expr::Or(a, b) => {
+            terms_in(a, out);
+            terms_in(b, out);
+        }
+        Expr::Cmp(a, _, b) => {
+            for v in [a, b] {
+                if !matches!(v, Value::Const(_)) && !out.contains(v) {
+                    out.push(v.clone());
+                }
+            }
+        }
+    }
+}
+
 /// Whether a test uses something whose misuse is undefined behaviour the
 /// model detects: asynchronous copies, mbarriers, cluster barriers.
 fn may_be_undefined(test: &Litmus) -> bool {

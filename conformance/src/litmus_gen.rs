@@ -1,0 +1,257 @@
+//! `conform litmus gen`: the default litmus families (`ptx_litmus::gen`),
+//! each decided outcome by outcome under the memory model, written as
+//! litmus files with the verdicts in their header and an `index.json`.
+
+use anyhow::{bail, Context, Result};
+use ptx_litmus::gen::{self, Generated};
+use ptx_litmus::Value;
+use ptx_memmodel::{Model, Outcomes};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Generate litmus families from relation cycles (MP, SB, LB, IRIW, WRC,
+/// ISA2, 2+2W, R, S, RWC, W+RWC, CoRR, CoWW, CoRW, CoWR) crossed with
+/// strengths, scopes, placements and state spaces, and decide every outcome
+/// of each under the model.
+///
+/// Writes `DIR/FAMILY/NAME.litmus` (the verdict of every outcome in the
+/// header, the cycle's outcome as the `exists` condition) and
+/// `DIR/index.json`. The same seed gives the same files.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Exit codes: 0 written, 2 usage error, a test the model cannot decide, or a file that cannot be written."
+)]
+pub struct GenArgs {
+    /// The folder to write into (created; files already there with the
+    /// same names are replaced).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Chooses the values stored; 0 stores 1, 2, ... in coherence order.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Only families whose name is one of these (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    family: Vec<String>,
+    #[arg(long, default_value = "ptx7.5", value_parser = parse_model)]
+    model: Model,
+    /// Worker threads deciding tests (default: every core).
+    #[arg(short, long)]
+    jobs: Option<usize>,
+    /// No progress bar.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+fn parse_model(s: &str) -> Result<Model, String> {
+    Model::parse(s).ok_or_else(|| format!("`{s}` is not a model: use ptx7.5 or ptx6.0"))
+}
+
+/// One test in `index.json`.
+#[derive(Serialize)]
+pub struct IndexEntry {
+    pub name: String,
+    /// Relative to the index.
+    pub file: String,
+    pub family: String,
+    pub cycle: String,
+    pub strength: String,
+    pub scope: Option<String>,
+    pub placement: String,
+    pub locations: String,
+    pub threads: usize,
+    /// The registers and locations of the outcome, as `P1:r0` or `x`.
+    pub terms: Vec<String>,
+    pub outcomes: Vec<OutcomeEntry>,
+    /// The values the cycle asks for (the `exists` condition).
+    pub cycle_outcome: Vec<i64>,
+    pub cycle_outcome_allowed: bool,
+}
+
+#[derive(Serialize)]
+pub struct OutcomeEntry {
+    pub values: Vec<i64>,
+    pub allowed: bool,
+}
+
+#[derive(Serialize)]
+struct Index<'a> {
+    generator: &'static str,
+    seed: u64,
+    model: &'a str,
+    tests: Vec<IndexEntry>,
+}
+
+/// The name of a term as the litmus format writes it.
+pub fn term_name(v: &Value) -> String {
+    match v {
+        Value::Reg { thread, reg } => format!("P{thread}:{reg}"),
+        Value::Loc(l) => l.clone(),
+        Value::Const(c) => c.to_string(),
+    }
+}
+
+/// `P1:r0=1 P1:r1=0`.
+pub fn outcome_text(terms: &[Value], values: &[i64]) -> String {
+    terms
+        .iter()
+        .zip(values)
+        .map(|(t, v)| format!("{}={v}", term_name(t)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The values an `exists` condition made only of equalities joined by
+/// `/\` asks for, in the order of `terms`.
+pub fn condition_values(expr: &ptx_litmus::Expr, terms: &[Value]) -> Option<Vec<i64>> {
+    use ptx_litmus::{CmpOp, Expr};
+    fn go(e: &Expr, out: &mut Vec<(Value, i64)>) -> bool {
+        match e {
+            Expr::And(a, b) => go(a, out) && go(b, out),
+            Expr::Cmp(t, CmpOp::Eq, Value::Const(c)) => {
+                out.push((t.clone(), *c));
+                true
+            }
+            _ => false,
+        }
+    }
+    let mut eqs = Vec::new();
+    if !go(expr, &mut eqs) {
+        return None;
+    }
+    terms
+        .iter()
+        .map(|t| eqs.iter().find(|(u, _)| u == t).map(|(_, c)| *c))
+        .collect()
+}
+
+fn decide(g: &Generated, model: Model) -> Result<(Outcomes, String)> {
+    let o = ptx_memmodel::outcomes(&g.test, model)
+        .map_err(|e| anyhow::anyhow!("{}: the model cannot decide it: {e}", g.name))?;
+    let mut test = g.test.clone();
+    let mut docs = vec![test.docs.clone()];
+    docs.push(format!(
+        "\"Outcomes under {} (allowed or forbidden), over {}:\"",
+        model.name(),
+        o.terms.iter().map(term_name).collect::<Vec<_>>().join(" ")
+    ));
+    for (values, allowed) in &o.outcomes {
+        docs.push(format!(
+            "\"  {}: {}\"",
+            outcome_text(&o.terms, values),
+            if *allowed { "allowed" } else { "forbidden" }
+        ));
+    }
+    test.docs = docs.join("\n");
+    Ok((o, ptx_litmus::print(&test)))
+}
+
+pub fn run(args: GenArgs) -> Result<ExitCode> {
+    let mut tests = gen::default_set(&gen::Options { seed: args.seed });
+    if !args.family.is_empty() {
+        for f in &args.family {
+            if !gen::FAMILIES.iter().any(|(n, _)| n == f) {
+                let names: Vec<&str> = gen::FAMILIES.iter().map(|f| f.0).collect();
+                bail!("no family `{f}`: the families are {}", names.join(", "));
+            }
+        }
+        tests.retain(|g| args.family.contains(&g.family));
+    }
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let bar = crate::run::progress_bar(args.quiet, tests.len() as u64, "deciding");
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let results: Mutex<Vec<Option<Result<IndexEntry>>>> =
+        Mutex::new((0..tests.len()).map(|_| None).collect());
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= tests.len() || failed.load(Ordering::Relaxed) {
+                    break;
+                }
+                let r = write_one(&tests[i], args.model, &args.out);
+                if r.is_err() {
+                    failed.store(true, Ordering::Relaxed);
+                }
+                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+                bar.inc(1);
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let mut entries = Vec::new();
+    for r in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        match r {
+            Some(Ok(e)) => entries.push(e),
+            Some(Err(e)) => return Err(e),
+            None => {}
+        }
+    }
+    let (allowed, forbidden) = entries.iter().fold((0, 0), |(a, f), e| {
+        if e.cycle_outcome_allowed {
+            (a + 1, f)
+        } else {
+            (a, f + 1)
+        }
+    });
+    let outcomes: usize = entries.iter().map(|e| e.outcomes.len()).sum();
+    let index = Index {
+        generator: "conform litmus gen",
+        seed: args.seed,
+        model: args.model.name(),
+        tests: entries,
+    };
+    let json = serde_json::to_string_pretty(&index)?;
+    ptx_reports::file::write_atomic(args.out.join("index.json"), json)?;
+    println!(
+        "{} tests ({outcomes} outcomes decided under {}); the cycle's outcome allowed in {allowed}, forbidden in {forbidden}; written to {}",
+        index.tests.len(),
+        args.model.name(),
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_one(g: &Generated, model: Model, out: &Path) -> Result<IndexEntry> {
+    let (o, text) = decide(g, model)?;
+    let dir = out.join(&g.family);
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let file = format!("{}/{}.litmus", g.family, g.name);
+    ptx_reports::file::write_atomic(out.join(&file), text)?;
+    let cycle_outcome = condition_values(&g.test.condition.expr, &o.terms)
+        .context("a generated condition is a conjunction of equalities")?;
+    Ok(IndexEntry {
+        name: g.name.clone(),
+        file,
+        family: g.family.clone(),
+        cycle: gen::FAMILIES
+            .iter()
+            .find(|f| f.0 == g.family)
+            .map(|f| gen::cycle_name(f.1))
+            .unwrap_or_default(),
+        strength: g.strength.name().into(),
+        scope: g.scope.map(|s| format!("{s:?}").to_lowercase()),
+        placement: g.placement.name().into(),
+        locations: g.locations.name().into(),
+        threads: g.test.threads.len(),
+        terms: o.terms.iter().map(term_name).collect(),
+        cycle_outcome_allowed: o.allowed(&cycle_outcome),
+        cycle_outcome,
+        outcomes: o
+            .outcomes
+            .iter()
+            .map(|(v, a)| OutcomeEntry {
+                values: v.clone(),
+                allowed: *a,
+            })
+            .collect(),
+    })
+}
