@@ -13,6 +13,7 @@ pub mod legality;
 pub mod legality_cmd;
 pub mod litmus_cmd;
 pub mod litmus_gen;
+pub mod litmus_run;
 pub mod report_cmd;
 pub mod run;
 pub mod suite_cmd;

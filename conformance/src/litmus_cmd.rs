@@ -15,6 +15,7 @@ pub enum LitmusCommand {
     Check(CheckArgs),
     Explain(ExplainArgs),
     Gen(crate::litmus_gen::GenArgs),
+    Run(crate::litmus_run::RunArgs),
 }
 
 /// Decide litmus tests: print `1` when the `exists` outcome is reachable or
@@ -67,6 +68,7 @@ pub fn run(cmd: LitmusCommand) -> Result<ExitCode> {
         LitmusCommand::Check(a) => check(a),
         LitmusCommand::Explain(a) => explain(a),
         LitmusCommand::Gen(a) => crate::litmus_gen::run(a),
+        LitmusCommand::Run(a) => crate::litmus_run::run(a),
     }
 }
 
@@ -77,7 +79,9 @@ fn load(path: &Path) -> Result<ptx_litmus::Litmus> {
     ptx_litmus::parse(&src).map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))
 }
 
-fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+/// The litmus files at `path`: the file itself, or a folder's `*.litmus`
+/// files (recursively, sorted).
+pub fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     if path.is_dir() {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
             .with_context(|| format!("cannot read {}", path.display()))?

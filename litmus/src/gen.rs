@@ -242,10 +242,7 @@ type Walked = (Vec<Vec<usize>>, Vec<Access>, Vec<(usize, i64)>);
 /// and the final values the cycle needs (location, value). `None` when the
 /// cycle is not well formed (edge ends that do not meet, no external edge
 /// where threads are needed).
-fn walk(
-    cycle: &[Edge],
-    values: &mut dyn FnMut(usize) -> i64,
-) -> Option<Walked> {
+fn walk(cycle: &[Edge], values: &mut dyn FnMut(usize) -> i64) -> Option<Walked> {
     let n = cycle.len();
     for i in 0..n {
         if cycle[i].ends().1 != cycle[(i + 1) % n].ends().0 {
@@ -367,16 +364,22 @@ fn walk(
     Some((threads, acc, finals))
 }
 
-/// A small deterministic generator (SplitMix64).
-struct Rng(u64);
+/// A small deterministic generator (SplitMix64), for the values of a seed
+/// here and the harness's random placements.
+pub struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
+    }
+
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
     }
 }
 
@@ -396,7 +399,7 @@ pub fn build(
     let base: i64 = if seed == 0 {
         0
     } else {
-        (rng.next() % 1000) as i64 * 4
+        (rng.next_u64() % 1000) as i64 * 4
     };
     let mut values = |rank: usize| base + rank as i64 + 1;
     let (threads, acc, finals) = walk(cycle, &mut values)?;

@@ -6,6 +6,7 @@
 //! docs/implementations.md says what it claims.
 
 mod driver;
+pub mod kernel;
 mod worker;
 
 pub use worker::{serve, Isolated};
@@ -354,68 +355,10 @@ impl Cuda {
             (&mut args[0] as *mut CUdeviceptr).cast(),
             (&mut args[1] as *mut CUdeviceptr).cast(),
         ];
-        let [gx, gy, gz] = g.grid;
-        let [bx, by, bz] = g.block;
-        let [cx, cy, cz] = g.cluster;
         // SAFETY: `params` points at the two `.u64` parameters the suite's
-        // kernels take; the null stream is the context's default stream.
-        let launched = unsafe {
-            if g.cluster == [1, 1, 1] {
-                (api.launch_kernel)(
-                    function,
-                    gx,
-                    gy,
-                    gz,
-                    bx,
-                    by,
-                    bz,
-                    0,
-                    null_mut(),
-                    params.as_mut_ptr(),
-                    null_mut(),
-                )
-            } else {
-                let ex = d.launch_kernel_ex.ok_or(
-                    "the group has clusters, and the driver has no cuLaunchKernelEx (CUDA 12.0)",
-                )?;
-                if cx as u64 * cy as u64 * cz as u64 > 8 {
-                    // more than the portable 8 blocks a cluster
-                    d.check(
-                        "cuFuncSetAttribute NON_PORTABLE_CLUSTER_SIZE_ALLOWED",
-                        (api.func_set_attribute)(
-                        function,
-                        CUfunction_attribute::CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
-                        1,
-                    ),
-                    )?;
-                }
-                let mut value = CUlaunchAttributeValue { pad: [0; 64] };
-                value.clusterDim = ClusterDim {
-                    x: cx,
-                    y: cy,
-                    z: cz,
-                };
-                let mut attribute = CUlaunchAttribute {
-                    id: CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
-                    pad: [0; 4],
-                    value,
-                };
-                let config = CUlaunchConfig {
-                    gridDimX: gx,
-                    gridDimY: gy,
-                    gridDimZ: gz,
-                    blockDimX: bx,
-                    blockDimY: by,
-                    blockDimZ: bz,
-                    sharedMemBytes: 0,
-                    hStream: null_mut(),
-                    attrs: &mut attribute,
-                    numAttrs: 1,
-                };
-                ex(&config, function, params.as_mut_ptr(), null_mut())
-            }
-        };
-        d.check("cuLaunchKernel", launched)?;
+        // kernels take.
+        let launched = unsafe { self.start(function, g.grid, g.block, g.cluster, &mut params) };
+        launched?;
         self.wait(start, job.timeout)?;
         let mut out = vec![0u8; out_bytes];
         // SAFETY: `out` has the buffer's size.
@@ -423,6 +366,80 @@ impl Cuda {
             (api.memcpy_dtoh)(out.as_mut_ptr().cast(), output, out_bytes)
         })?;
         Ok(out)
+    }
+
+    /// Launches `function` on the current context's null stream, with
+    /// cluster dimensions through `cuLaunchKernelEx` when `cluster` is not
+    /// 1x1x1.
+    ///
+    /// # Safety
+    /// `params` must point at values of the kernel's parameter types, in
+    /// order, and the function must belong to the current context.
+    unsafe fn start(
+        &self,
+        function: CUfunction,
+        [gx, gy, gz]: [u32; 3],
+        [bx, by, bz]: [u32; 3],
+        cluster: [u32; 3],
+        params: &mut [*mut c_void],
+    ) -> Result<(), Failure> {
+        let (d, api) = (&self.driver, &self.driver.api);
+        let launched = if cluster == [1, 1, 1] {
+            (api.launch_kernel)(
+                function,
+                gx,
+                gy,
+                gz,
+                bx,
+                by,
+                bz,
+                0,
+                null_mut(),
+                params.as_mut_ptr(),
+                null_mut(),
+            )
+        } else {
+            let [cx, cy, cz] = cluster;
+            let ex = d.launch_kernel_ex.ok_or(
+                "the launch has clusters, and the driver has no cuLaunchKernelEx (CUDA 12.0)",
+            )?;
+            if cx as u64 * cy as u64 * cz as u64 > 8 {
+                // more than the portable 8 blocks a cluster
+                d.check(
+                    "cuFuncSetAttribute NON_PORTABLE_CLUSTER_SIZE_ALLOWED",
+                    (api.func_set_attribute)(
+                        function,
+                        CUfunction_attribute::CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+                        1,
+                    ),
+                )?;
+            }
+            let mut value = CUlaunchAttributeValue { pad: [0; 64] };
+            value.clusterDim = ClusterDim {
+                x: cx,
+                y: cy,
+                z: cz,
+            };
+            let mut attribute = CUlaunchAttribute {
+                id: CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+                pad: [0; 4],
+                value,
+            };
+            let config = CUlaunchConfig {
+                gridDimX: gx,
+                gridDimY: gy,
+                gridDimZ: gz,
+                blockDimX: bx,
+                blockDimY: by,
+                blockDimZ: bz,
+                sharedMemBytes: 0,
+                hStream: null_mut(),
+                attrs: &mut attribute,
+                numAttrs: 1,
+            };
+            ex(&config, function, params.as_mut_ptr(), null_mut())
+        };
+        Ok(d.check("cuLaunchKernel", launched)?)
     }
 
     /// Waits for the kernels of the current context's null stream without

@@ -110,7 +110,7 @@ fn implementation(a: &RunArgs, out: &Path) -> Result<Box<dyn Implementation>> {
 }
 
 /// UTC `YYYYMMDD-HHMMSS` and RFC 3339 of now.
-fn now() -> (String, String) {
+pub(crate) fn now() -> (String, String) {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

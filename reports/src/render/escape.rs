@@ -12,7 +12,7 @@ fn not_xml_char(c: char) -> bool {
 
 /// Text content for HTML or XML: `& < >` and quotes as references, so the
 /// result is also safe inside a quoted attribute value.
-pub(crate) fn markup(s: &str) -> String {
+pub fn markup(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -33,7 +33,7 @@ pub(crate) fn markup(s: &str) -> String {
 /// An XML attribute value: as [`markup`], and line breaks and tabs as
 /// character references, which attribute normalisation would otherwise turn
 /// into spaces.
-pub(crate) fn xml_attr(s: &str) -> String {
+pub fn xml_attr(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in markup(s).chars() {
         match c {

@@ -4,7 +4,7 @@
 //! share: the status of a group, the order groups are listed in, and the
 //! limits on how many failures each shows.
 
-mod escape;
+pub mod escape;
 mod html;
 mod junit;
 mod markdown;

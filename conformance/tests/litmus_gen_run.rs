@@ -1,0 +1,237 @@
+//! `conform litmus gen` and `conform litmus run` as a user meets them:
+//! the generated families and their verdicts, determinism for a seed, the
+//! kernels the harness builds, and tests it cannot map (skipped with the
+//! reason, never a crash). The GPU runs themselves are data
+//! (litmus/results), not tests: CI has no GPU.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn conform(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_conform"))
+        .args(args)
+        .output()
+        .expect("conform runs")
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("conform-litmus-gen-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn index(dir: &Path) -> serde_json::Value {
+    let s = std::fs::read_to_string(dir.join("index.json")).expect("index.json");
+    serde_json::from_str(&s).expect("index.json parses")
+}
+
+fn entry<'a>(ix: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    ix["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == name)
+        .unwrap_or_else(|| panic!("{name} generated"))
+}
+
+#[test]
+fn generated_message_passing_has_the_textbook_verdicts() {
+    let dir = temp_dir("mp");
+    let o = conform(&[
+        "litmus",
+        "gen",
+        "--out",
+        dir.to_str().unwrap(),
+        "--family",
+        "MP,SB",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let ix = index(&dir);
+    let tests = ix["tests"].as_array().unwrap();
+    // 6 strengths (weak without scope), 4 scopes, 7 placement and space pairs
+    assert_eq!(tests.len(), 2 * (1 + 5 * 4) * 7);
+    // PTX ISA 8.10: relaxed accesses to different locations may be seen
+    // out of order by a thread of another CTA ...
+    let relaxed = entry(&ix, "MP+relaxed.gpu.diff-cluster.global");
+    assert_eq!(relaxed["cycle_outcome"], serde_json::json!([1, 0]));
+    assert_eq!(relaxed["cycle_outcome_allowed"], true);
+    // ... but a release store read by an acquire load at a scope that
+    // includes both threads synchronizes, so the stale read is forbidden
+    let ra = entry(&ix, "MP+rel-acq-sync.gpu.diff-cluster.global");
+    assert_eq!(ra["cycle_outcome_allowed"], false);
+    // at CTA scope two threads of different CTAs are not morally strong:
+    // no synchronization, the stale read is allowed
+    let cta = entry(&ix, "MP+rel-acq-sync.cta.diff-cluster.global");
+    assert_eq!(cta["cycle_outcome_allowed"], true);
+    // SB with fence.sc at gpu scope: Fence-SC order forbids both reading 0
+    let sb = entry(&ix, "SB+fence-sc.gpu.same-cluster.global");
+    assert_eq!(sb["cycle_outcome_allowed"], false);
+    let sb_rel = entry(&ix, "SB+rel-acq.gpu.same-cluster.global");
+    assert_eq!(sb_rel["cycle_outcome_allowed"], true);
+    // every outcome of a 2-register test over {0, 1} is listed
+    assert_eq!(relaxed["outcomes"].as_array().unwrap().len(), 4);
+    // the file carries the verdicts in its header and parses back
+    let file = dir.join(relaxed["file"].as_str().unwrap());
+    let src = std::fs::read_to_string(&file).unwrap();
+    assert!(src.contains("P1:r0=1 P1:r1=0: allowed"), "{src}");
+    let check = conform(&["litmus", "check", file.to_str().unwrap()]);
+    assert!(check.status.success(), "{}", text(&check));
+    assert!(
+        text(&check).contains(": 1 (exists: reachable)"),
+        "{}",
+        text(&check)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_files_and_another_seed_other_values() {
+    let (a, b, c) = (temp_dir("a"), temp_dir("b"), temp_dir("c"));
+    for (d, seed) in [(&a, "5"), (&b, "5"), (&c, "6")] {
+        let o = conform(&[
+            "litmus",
+            "gen",
+            "--out",
+            d.to_str().unwrap(),
+            "--family",
+            "IRIW",
+            "--seed",
+            seed,
+            "-q",
+        ]);
+        assert!(o.status.success(), "{}", text(&o));
+    }
+    let read = |d: &Path| {
+        let mut files: Vec<(String, String)> = std::fs::read_dir(d.join("IRIW"))
+            .unwrap()
+            .map(|e| {
+                let p = e.unwrap().path();
+                (
+                    p.file_name().unwrap().to_string_lossy().into_owned(),
+                    std::fs::read_to_string(&p).unwrap(),
+                )
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    assert_eq!(read(&a), read(&b));
+    assert_ne!(read(&a), read(&c));
+    assert_eq!(
+        std::fs::read(a.join("index.json")).unwrap(),
+        std::fs::read(b.join("index.json")).unwrap()
+    );
+    for d in [a, b, c] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+#[test]
+fn an_unknown_family_is_a_usage_error() {
+    let dir = temp_dir("bad");
+    let o = conform(&[
+        "litmus",
+        "gen",
+        "--out",
+        dir.to_str().unwrap(),
+        "--family",
+        "XYZ",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("no family `XYZ`"), "{}", text(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_kernel_uses_the_test_s_orders_scopes_and_spaces() {
+    let dir = temp_dir("ptx");
+    let o = conform(&[
+        "litmus",
+        "gen",
+        "--out",
+        dir.to_str().unwrap(),
+        "--family",
+        "MP",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let ptx = |name: &str| {
+        let f = dir.join("MP").join(format!("{name}.litmus"));
+        let o = conform(&["litmus", "run", "--print-ptx", f.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", text(&o));
+        text(&o)
+    };
+    let g = ptx("MP+rel-acq-sync.gpu.diff-cluster.global");
+    assert!(g.contains(".visible .entry litmus("), "{g}");
+    assert!(g.contains("st.release.gpu.global.u32"), "{g}");
+    assert!(g.contains("ld.acquire.gpu.global.u32"), "{g}");
+    assert!(!g.contains("mapa"), "{g}");
+    let d = ptx("MP+fence-sc.cluster.same-cluster.dsmem");
+    assert!(d.contains("mapa.shared::cluster.u32"), "{d}");
+    assert!(d.contains("st.relaxed.cluster.shared::cluster.u32"), "{d}");
+    assert!(d.contains("fence.sc.cluster;"), "{d}");
+    assert!(d.contains("barrier.cluster.wait"), "{d}");
+    let w = ptx("MP+weak.noscope.same-warp.shared");
+    assert!(w.contains("st.weak.shared::cta.u32"), "{w}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tests_the_harness_cannot_map_are_skipped_with_the_reason() {
+    let dir = temp_dir("skip");
+    let many: Vec<String> = (0..17).map(|i| format!("P{i}@cta 0,gpu 0")).collect();
+    let code: Vec<String> = (0..17).map(|_| "st.relaxed.gpu x, 1".to_string()).collect();
+    let big = format!(
+        "PTX big\n{{\nx = 0;\n}}\n {} ;\n {} ;\nexists (x == 1)\n",
+        many.join(" | "),
+        code.join(" | ")
+    );
+    std::fs::write(dir.join("big.litmus"), big).unwrap();
+    let mbar = "PTX mbar\n{\nx = 0;\nmbarrier bar = 1;\n}\n P0@cta 0,gpu 0 ;\n mbarrier.arrive.release.cta.shared::cta.b64 bar ;\nexists (x == 0)\n";
+    std::fs::write(dir.join("mbar.litmus"), mbar).unwrap();
+    let o = conform(&["litmus", "run", "--print-ptx", dir.to_str().unwrap()]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("big.litmus: cannot run: 17 threads"), "{t}");
+    assert!(t.contains("mbar.litmus: cannot run: mbarriers"), "{t}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn without_a_driver_the_run_is_an_error_naming_the_library() {
+    let dir = temp_dir("nodrv");
+    let o = conform(&[
+        "litmus",
+        "gen",
+        "--out",
+        dir.to_str().unwrap(),
+        "--family",
+        "CoWW",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let missing = dir.join("no-such-libcuda.so");
+    let o = conform(&[
+        "litmus",
+        "run",
+        dir.to_str().unwrap(),
+        "--libcuda",
+        missing.to_str().unwrap(),
+        "--out",
+        dir.join("results").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("no-such-libcuda.so"), "{}", text(&o));
+    assert!(!text(&o).contains("panicked"), "{}", text(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
