@@ -282,7 +282,7 @@ mod tests {
         let l = assign(&plan, 8, 0.25, &mut Rng(1));
         let testing = l.roles.iter().filter(|&&r| r != u32::MAX).count();
         assert!(
-            testing <= 8 * 256 / 4 && testing >= 8 * 256 / 4 - 2,
+            (8 * 256 / 4 - 2..=8 * 256 / 4).contains(&testing),
             "{testing}"
         );
     }
