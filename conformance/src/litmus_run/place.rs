@@ -193,7 +193,7 @@ mod tests {
             0,
         )
         .unwrap();
-        super::super::plan::plan(&g.test, &[], "8.0").unwrap()
+        super::super::plan::plan(&g.test, &[], "8.0", false).unwrap()
     }
 
     /// (cta, warp, lane) of every test thread, per instance.

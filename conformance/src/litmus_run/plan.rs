@@ -72,7 +72,16 @@ struct Access {
 
 /// Maps `test` (whose outcome terms are `terms`) onto a launch, or says why
 /// it cannot be.
-pub fn plan(test: &Litmus, terms: &[Value], ptx_version: &str) -> Result<Plan, String> {
+///
+/// With `simulator`, the kernel has no synchronised start: the interpreter
+/// runs one cluster at a time, so threads of different clusters could never
+/// meet.
+pub fn plan(
+    test: &Litmus,
+    terms: &[Value],
+    ptx_version: &str,
+    simulator: bool,
+) -> Result<Plan, String> {
     let n = test.threads.len();
     if n == 0 {
         return Err("the test has no threads".into());
@@ -248,7 +257,7 @@ pub fn plan(test: &Litmus, terms: &[Value], ptx_version: &str) -> Result<Plan, S
         reg_slots: slots.len(),
         ptx: String::new(),
     };
-    p.ptx = kernel(test, &p, &slots, ptx_version)?;
+    p.ptx = kernel(test, &p, &slots, ptx_version, simulator)?;
     Ok(p)
 }
 
@@ -316,6 +325,7 @@ fn kernel(
     p: &Plan,
     slots: &[(usize, String)],
     ptx_version: &str,
+    simulator: bool,
 ) -> Result<String, String> {
     let nl = p.locs.len();
     let shared = p.locs.iter().any(|l| matches!(l.home, Home::Shared { .. }));
@@ -418,7 +428,8 @@ fn kernel(
     };
     // a synchronised start: each thread counts itself in and waits, for a
     // bounded time, until the instance's threads are all there
-    let _ = writeln!(
+    if !simulator {
+        let _ = writeln!(
         w,
         "\tadd.u32 %r13, %r23, %r6;\n\tmul.wide.u32 %rd10, %r13, 4;\n\tadd.u64 %rd10, %rd3, %rd10;\n\
          \tred.relaxed.gpu.global.add.u32 [%rd10], 1;\n\tmov.u32 %r14, 0;\nSPIN:\n\
@@ -427,6 +438,7 @@ fn kernel(
          \t@!%p3 bra SPIN;",
         p.threads
     );
+    }
     for t in 0..p.threads {
         let _ = writeln!(w, "\tsetp.eq.u32 %p5, %r7, {t};\n\t@%p5 bra T{t};");
     }

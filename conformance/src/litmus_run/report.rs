@@ -61,15 +61,6 @@ fn seen(r: &TestResult, v: &[i64]) -> u64 {
     r.histogram.iter().find(|h| h.0 == v).map_or(0, |h| h.1)
 }
 
-fn outcome(r: &TestResult, v: &[i64]) -> String {
-    r.terms
-        .iter()
-        .zip(v)
-        .map(|(t, x)| format!("{t}={x}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 pub fn write(dir: &Path, s: &Summary, results: &[TestResult]) -> Result<()> {
     let tests = results
         .iter()
@@ -176,7 +167,7 @@ fn html(s: &Summary, results: &[TestResult]) -> String {
             let _ = writeln!(
                 h,
                 "<tr{class}><td class=\"o\">{}</td><td>{}</td><td>{n}</td><td style=\"text-align:left\"><span class=\"bar\" style=\"width:{width}px\"></span></td></tr>",
-                markup(&outcome(r, v)),
+                markup(&r.outcome(v)),
                 if *ok { "allowed" } else { "forbidden" }
             );
         }
@@ -211,7 +202,7 @@ fn junit(s: &Summary, results: &[TestResult]) -> String {
                 .histogram
                 .iter()
                 .filter(|h| !h.2 && h.1 > 0)
-                .map(|h| format!("{} ({} times)", outcome(r, &h.0), h.1))
+                .map(|h| format!("{} ({} times)", r.outcome(&h.0), h.1))
                 .collect();
             let _ = writeln!(
                 x,
