@@ -346,6 +346,15 @@ pub fn prepare(
     if o.outcomes.is_empty() {
         return Err("the model finds no candidate outcome".into());
     }
+    // an execution with undefined behaviour makes every outcome possible:
+    // the hardware's answers would mean nothing
+    let v = ptx_memmodel::check(&test, model)
+        .map_err(|e| format!("the model cannot decide it: {e}"))?;
+    if let Some(u) = v.undefined.first() {
+        return Err(format!(
+            "the model finds undefined behaviour in some execution ({u})"
+        ));
+    }
     let terms: Vec<_> = o.terms.clone();
     let plan = plan::plan(&test, &terms, ptx_version, simulator)?;
     Ok((test, o, plan))

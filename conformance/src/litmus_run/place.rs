@@ -18,9 +18,9 @@ pub struct Layout {
 }
 
 /// Words of the global location region for `max_instances` instances:
-/// four per location, so that addresses spread out.
+/// four slots per location, so that addresses spread out.
 pub fn region_words(plan: &Plan, max_instances: usize) -> usize {
-    max_instances * plan.locs.len().max(1) * 4
+    max_instances * plan.locs.len().max(1) * 4 * plan.slot_words as usize
 }
 
 /// The most instances one launch of `ctas` CTAs can hold.
@@ -38,9 +38,11 @@ pub fn assign(plan: &Plan, ctas: u32, fraction: f64, rng: &mut Rng) -> Layout {
     let mut roles = vec![u32::MAX; ctas * BLOCK as usize];
     // free lanes per CTA and warp
     let mut free = vec![vec![u32::MAX; warps]; ctas];
-    let mut shared_used = vec![vec![false; SHARED_WORDS as usize]; ctas];
+    let slot = plan.slot_words as usize;
+    let shared_slots = SHARED_WORDS as usize / slot;
+    let mut shared_used = vec![vec![false; shared_slots]; ctas];
     let max = max_instances(plan, ctas as u32);
-    let region = region_words(plan, max);
+    let region = region_words(plan, max) / slot;
     let mut global_used = vec![false; region];
     let budget = ((ctas * BLOCK as usize) as f64 * fraction.clamp(0.0, 1.0)) as usize;
     let nclusters = plan.place.iter().map(|p| p.0).max().unwrap_or(0) + 1;
@@ -132,15 +134,15 @@ pub fn assign(plan: &Plan, ctas: u32, fraction: f64, rng: &mut Rng) -> Layout {
                         w = (w + 1) % region;
                     }
                     global_used[w] = true;
-                    w as u32
+                    (w * slot) as u32
                 }
                 Home::Shared { cluster, cta, .. } => {
                     let pc = phys(cluster, cta);
                     let used_words = &mut shared_used[pc];
-                    let mut w = rng.below(SHARED_WORDS as usize);
+                    let mut w = rng.below(shared_slots);
                     let mut tries = 0;
-                    while used_words[w] && tries < SHARED_WORDS {
-                        w = (w + 1) % SHARED_WORDS as usize;
+                    while used_words[w] && tries < shared_slots {
+                        w = (w + 1) % shared_slots;
                         tries += 1;
                     }
                     if used_words[w] {
@@ -148,7 +150,7 @@ pub fn assign(plan: &Plan, ctas: u32, fraction: f64, rng: &mut Rng) -> Layout {
                         0
                     } else {
                         used_words[w] = true;
-                        (((pc % c) as u32) << 24) | w as u32
+                        (((pc % c) as u32) << 24) | (w * slot) as u32
                     }
                 }
             };

@@ -3,7 +3,9 @@
 //! kernel that runs many instances of the test at once. A test that cannot
 //! be mapped gets the reason.
 
-use ptx_litmus::{AtomOp, BinOp, Init, Instr, Litmus, Operand, Scope, Sem, Space, Value};
+use ptx_litmus::{
+    AtomOp, BinOp, CmpOp, Init, Instr, Litmus, Operand, ProxyFence, Scope, Sem, Space, Value,
+};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -33,6 +35,13 @@ pub struct Location {
     pub name: String,
     pub home: Home,
     pub init: i64,
+    /// For an mbarrier: `Some(count)` (`None` inside when a thread
+    /// initialises it); `None` for data.
+    pub mbarrier: Option<Option<i64>>,
+    /// For shared memory: the first test thread running in the owner's CTA,
+    /// which sets the initial value (or initialises the mbarrier) before
+    /// the instance starts.
+    pub init_thread: Option<usize>,
 }
 
 /// Where a value of the outcome comes from.
@@ -59,16 +68,13 @@ pub struct Plan {
     pub sources: Vec<Source>,
     /// Register slots per instance row.
     pub reg_slots: usize,
+    /// Words per location: 4 (16 bytes, 16-byte aligned) when a copy or an
+    /// mbarrier needs them, else 1.
+    pub slot_words: u32,
     pub ptx: String,
 }
 
 pub const ENTRY: &str = "litmus";
-
-/// The state-space qualifier and address register of a location access.
-struct Access {
-    space: &'static str,
-    addr: String,
-}
 
 /// Maps `test` (whose outcome terms are `terms`) onto a launch, or says why
 /// it cannot be.
@@ -134,6 +140,60 @@ pub fn plan(
     }
     let same_warp = test.docs.contains("in one warp");
     // locations
+    let users_of = |name: &str| -> Vec<usize> {
+        (0..n)
+            .filter(|&t| test.threads[t].code.iter().any(|ins| uses(ins, name)))
+            .collect()
+    };
+    // the CTA holding a shared location or an mbarrier: the one named, or
+    // that of its users (all in one CTA), or for an mbarrier the CTA of the
+    // threads that wait on it
+    let shared_home = |name: &str,
+                       owner: Option<u32>,
+                       users: &[usize]|
+     -> Result<(Home, usize), String> {
+        let owner = match owner {
+            Some(o) => o,
+            None => {
+                let waiters: Vec<usize> = (0..n)
+                    .filter(|&t| test.threads[t].code.iter().any(|ins| waits_on(ins, name)))
+                    .collect();
+                let pick = if waiters.is_empty() {
+                    users
+                } else {
+                    &waiters[..]
+                };
+                let mut c = pick.iter().map(|&t| test.threads[t].cta);
+                let first = c.next().unwrap_or(test.threads[0].cta);
+                if c.any(|x| x != first) {
+                    return Err(format!(
+                        "`{name}` is in the shared memory of each accessing thread's own CTA, and several CTAs access it"
+                    ));
+                }
+                first
+            }
+        };
+        let Some(init_thread) = (0..n).find(|&t| test.threads[t].cta == owner) else {
+            return Err(format!(
+                "`{name}` is in the shared memory of CTA {owner}, which runs no thread"
+            ));
+        };
+        let oc = place[init_thread].0;
+        if users.iter().any(|&t| place[t].0 != oc) {
+            return Err(format!(
+                "`{name}` is in shared memory and used from another cluster"
+            ));
+        }
+        let remote = users.iter().any(|&t| test.threads[t].cta != owner);
+        Ok((
+            Home::Shared {
+                cluster: oc,
+                cta: place[init_thread].1,
+                remote,
+            },
+            init_thread,
+        ))
+    };
     let mut locs: Vec<Location> = Vec::new();
     for i in &test.init {
         match i {
@@ -143,64 +203,33 @@ pub fn plan(
                 value,
                 owner,
             } => {
-                let home = match space {
-                    Space::Global => Home::Global,
+                let (home, init_thread) = match space {
+                    Space::Global => (Home::Global, None),
                     Space::Shared => {
-                        if *value != 0 {
-                            return Err(format!(
-                                "`{name}` starts at {value} in shared memory: the harness starts shared locations at 0"
-                            ));
-                        }
-                        let users: Vec<usize> = (0..n)
-                            .filter(|&t| test.threads[t].code.iter().any(|ins| uses(ins, name)))
-                            .collect();
-                        let owner = match owner {
-                            Some(o) => *o,
-                            None => {
-                                let mut c = users.iter().map(|&t| test.threads[t].cta);
-                                let first = c.next().unwrap_or(test.threads[0].cta);
-                                if c.any(|x| x != first) {
-                                    return Err(format!(
-                                        "`{name}` is in the shared memory of each accessing thread's own CTA, and several CTAs access it"
-                                    ));
-                                }
-                                first
-                            }
-                        };
-                        // the owner's cluster must hold every thread using it
-                        let owner_cluster = (0..n)
-                            .find(|&t| test.threads[t].cta == owner)
-                            .map(|t| place[t].0);
-                        let Some(oc) = owner_cluster else {
-                            return Err(format!(
-                                "`{name}` is in the shared memory of CTA {owner}, which runs no thread"
-                            ));
-                        };
-                        if users.iter().any(|&t| place[t].0 != oc) {
-                            return Err(format!(
-                                "`{name}` is in shared memory and used from another cluster"
-                            ));
-                        }
-                        let remote = users.iter().any(|&t| test.threads[t].cta != owner);
-                        let cta = (0..n)
-                            .find(|&t| test.threads[t].cta == owner)
-                            .map_or(0, |t| place[t].1);
-                        Home::Shared {
-                            cluster: oc,
-                            cta,
-                            remote,
-                        }
+                        let (h, t) = shared_home(name, *owner, &users_of(name))?;
+                        (h, Some(t))
                     }
                 };
                 locs.push(Location {
                     name: name.clone(),
                     home,
                     init: *value,
+                    mbarrier: None,
+                    init_thread,
                 });
             }
             Init::Register { .. } => {}
             Init::Alias { .. } => return Err("virtual aliases (`@ ... aliases`)".into()),
-            Init::Mbarrier { .. } => return Err("mbarriers are not mapped to the GPU yet".into()),
+            Init::Mbarrier { name, count } => {
+                let (home, t) = shared_home(name, None, &users_of(name))?;
+                locs.push(Location {
+                    name: name.clone(),
+                    home,
+                    init: 0,
+                    mbarrier: Some(*count),
+                    init_thread: Some(t),
+                });
+            }
         }
     }
     // locations used but not declared start at 0 in global memory
@@ -212,11 +241,15 @@ pub fn plan(
                         name,
                         home: Home::Global,
                         init: 0,
+                        mbarrier: None,
+                        init_thread: None,
                     });
                 }
             }
         }
     }
+    let wide = locs.iter().any(|l| l.mbarrier.is_some())
+        || test.threads.iter().flat_map(|t| &t.code).any(is_async);
     // outcome values
     let mut slots: Vec<(usize, String)> = Vec::new();
     let mut sources = Vec::new();
@@ -255,6 +288,7 @@ pub fn plan(
         locs,
         sources,
         reg_slots: slots.len(),
+        slot_words: if wide { 4 } else { 1 },
         ptx: String::new(),
     };
     p.ptx = kernel(test, &p, &slots, ptx_version, simulator)?;
@@ -265,12 +299,62 @@ fn uses(i: &Instr, name: &str) -> bool {
     locations_of(i).iter().any(|l| l == name)
 }
 
+/// Whether `i` waits on mbarrier `name` (waits need it in the thread's own
+/// CTA).
+fn waits_on(i: &Instr, name: &str) -> bool {
+    matches!(i, Instr::MbarrierTestWait { mbar, .. } if mbar == name)
+}
+
+/// Whether a test needs 16-byte locations: asynchronous copies move 16
+/// bytes at 16-byte aligned addresses.
+fn is_async(i: &Instr) -> bool {
+    matches!(
+        i,
+        Instr::CpAsync { .. }
+            | Instr::CpAsyncBulk { .. }
+            | Instr::CpReduceAsyncBulk { .. }
+            | Instr::StAsync { .. }
+    )
+}
+
+/// The locations and mbarriers an instruction names.
 fn locations_of(i: &Instr) -> Vec<String> {
     match i {
         Instr::Load { loc, .. }
         | Instr::Store { loc, .. }
         | Instr::Atom { loc, .. }
         | Instr::Red { loc, .. } => vec![loc.clone()],
+        Instr::CpAsync { dst, src, .. } => vec![dst.clone(), src.clone()],
+        Instr::CpAsyncBulk {
+            dst,
+            src,
+            completion,
+            ..
+        } => {
+            let mut v = dst.clone();
+            v.push(src.clone());
+            if let ptx_litmus::BulkCompletion::Mbarrier(m) = completion {
+                v.extend(m.iter().cloned());
+            }
+            v
+        }
+        Instr::CpReduceAsyncBulk {
+            dst,
+            src,
+            completion,
+            ..
+        } => {
+            let mut v = vec![dst.clone(), src.clone()];
+            if let ptx_litmus::BulkCompletion::Mbarrier(m) = completion {
+                v.extend(m.iter().cloned());
+            }
+            v
+        }
+        Instr::StAsync { dst, mbar, .. } => vec![dst.clone(), mbar.clone()],
+        Instr::MbarrierArrive { mbar, .. }
+        | Instr::MbarrierTestWait { mbar, .. }
+        | Instr::CpAsyncMbarrierArrive { mbar, .. }
+        | Instr::MbarrierInit { mbar, .. } => vec![mbar.clone()],
         _ => Vec::new(),
     }
 }
@@ -330,20 +414,33 @@ fn kernel(
     let nl = p.locs.len();
     let shared = p.locs.iter().any(|l| matches!(l.home, Home::Shared { .. }));
     let cluster = p.cluster > 1;
+    let mbarriers = p.locs.iter().any(|l| l.mbarrier.is_some());
+    let asynchronous = mbarriers || test.threads.iter().flat_map(|t| &t.code).any(is_async);
+    // st.async, `.relaxed` mbarrier operations and the uni-directional
+    // proxy fences came after PTX ISA 8.0
+    let version = if asynchronous || uses_newer_fences(test) {
+        "8.6"
+    } else {
+        ptx_version
+    };
+    // whether thread `t` runs in the CTA holding location `l`
+    let local = |l: usize, t: usize| match p.locs[l].home {
+        Home::Global => true,
+        Home::Shared { cluster, cta, .. } => p.place[t] == (cluster, cta),
+    };
     let mut k = String::new();
     let w = &mut k;
     let _ = writeln!(
         w,
-        ".version {ptx_version}\n.target sm_90\n.address_size 64\n\n\
+        ".version {version}\n.target sm_90\n.address_size 64\n\n\
          .visible .entry {ENTRY}(.param .u64 p_roles, .param .u64 p_locs, .param .u64 p_mem, \
          .param .u64 p_out, .param .u64 p_scratch, .param .u64 p_cfg)\n{{"
     );
     let _ = writeln!(
         w,
-        "\t.reg .pred %p<8>;\n\t.reg .b32 %r<32>;\n\t.reg .b64 %rd<32>;\n\t.reg .b32 %v<{}>;\n\t.reg .b32 %ls<{}>;\n\t.reg .b64 %lg<{}>;",
-        64,
-        nl.max(1),
-        nl.max(1)
+        "\t.reg .pred %p<8>;\n\t.reg .b32 %r<32>;\n\t.reg .b64 %rd<32>;\n\t.reg .b32 %v<64>;\n\
+         \t.reg .b32 %ls<{n}>;\n\t.reg .b32 %lsl<{n}>;\n\t.reg .b64 %lg<{n}>;\n\t.reg .b64 %st<{n}>;",
+        n = nl.max(1)
     );
     if shared {
         let _ = writeln!(w, "\t.shared .align 16 .b32 smem[{SHARED_WORDS}];");
@@ -363,24 +460,18 @@ fn kernel(
          \tmad.lo.u32 %r4, %r1, %r2, %r3;"
     );
     if shared {
-        // every CTA zeroes its locations' words before any test thread runs
+        // every CTA zeroes its locations' words before any is set up
         let _ = writeln!(
             w,
             "\tmov.u32 %r10, %r3;\nZERO:\n\tsetp.ge.u32 %p1, %r10, {SHARED_WORDS};\n\t@%p1 bra ZEROED;\n\
              \tshl.b32 %r11, %r10, 2;\n\tmov.u32 %r12, smem;\n\tadd.u32 %r12, %r12, %r11;\n\
              \tst.shared.u32 [%r12], 0;\n\tadd.u32 %r10, %r10, %r2;\n\tbra ZERO;\nZEROED:\n\tbar.sync 0;"
         );
-        if cluster {
-            let _ = writeln!(
-                w,
-                "\tbarrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;"
-            );
-        }
     }
     let _ = writeln!(
         w,
         "\tmul.wide.u32 %rd7, %r4, 4;\n\tadd.u64 %rd7, %rd1, %rd7;\n\tld.global.u32 %r5, [%rd7];\n\
-         \tsetp.eq.u32 %p2, %r5, 0xffffffff;\n\t@%p2 bra STRESS;\n\
+         \tsetp.eq.u32 %p2, %r5, 0xffffffff;\n\t@%p2 bra SET_UP;\n\
          \tshr.u32 %r6, %r5, 4;\n\tand.b32 %r7, %r5, 15;"
     );
     // location addresses
@@ -396,48 +487,74 @@ fn kernel(
                     "\tmul.wide.u32 %rd9, %r9, 4;\n\tadd.u64 %lg{l}, %rd3, %rd9;"
                 );
             }
-            Home::Shared { remote, .. } => {
+            Home::Shared { .. } => {
                 let _ = writeln!(
                     w,
-                    "\tand.b32 %r10, %r9, 16777215;\n\tshl.b32 %r10, %r10, 2;\n\tmov.u32 %r11, smem;\n\tadd.u32 %ls{l}, %r11, %r10;"
+                    "\tand.b32 %r10, %r9, 16777215;\n\tshl.b32 %r10, %r10, 2;\n\tmov.u32 %r11, smem;\n\tadd.u32 %lsl{l}, %r11, %r10;\n\tmov.u32 %ls{l}, %lsl{l};"
                 );
-                if remote || cluster {
+                if cluster {
                     let _ = writeln!(
                         w,
-                        "\tshr.u32 %r12, %r9, 24;\n\tmapa.shared::cluster.u32 %ls{l}, %ls{l}, %r12;"
+                        "\tshr.u32 %r12, %r9, 24;\n\tmapa.shared::cluster.u32 %ls{l}, %lsl{l}, %r12;"
                     );
+                }
+                // the owner CTA's first test thread sets it up
+                if let Some(t) = loc.init_thread {
+                    let set_up = match loc.mbarrier {
+                        Some(Some(count)) => {
+                            format!("mbarrier.init.shared::cta.b64 [%lsl{l}], {count};")
+                        }
+                        Some(None) => String::new(),
+                        None if loc.init != 0 => {
+                            format!("st.shared::cta.u32 [%lsl{l}], {};", loc.init)
+                        }
+                        None => String::new(),
+                    };
+                    if !set_up.is_empty() {
+                        let _ = writeln!(w, "\tsetp.eq.u32 %p5, %r7, {t};\n\t@%p5 {set_up}");
+                    }
                 }
             }
         }
     }
-    let access = |l: usize| -> Access {
+    let _ = writeln!(w, "SET_UP:");
+    if mbarriers && cluster {
+        let _ = writeln!(w, "\tfence.mbarrier_init.release.cluster;");
+    }
+    if shared {
+        let _ = writeln!(w, "\tbar.sync 0;");
+        if cluster {
+            let _ = writeln!(
+                w,
+                "\tbarrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;"
+            );
+        }
+    }
+    let _ = writeln!(w, "\t@%p2 bra STRESS;");
+    let access = |l: usize| -> (&'static str, String) {
         match p.locs[l].home {
-            Home::Global => Access {
-                space: "global",
-                addr: format!("%lg{l}"),
-            },
-            Home::Shared { remote, .. } => Access {
-                space: if remote || cluster {
-                    "shared::cluster"
+            Home::Global => ("global", format!("%lg{l}")),
+            Home::Shared { remote, .. } => {
+                if remote || cluster {
+                    ("shared::cluster", format!("%ls{l}"))
                 } else {
-                    "shared::cta"
-                },
-                addr: format!("%ls{l}"),
-            },
+                    ("shared::cta", format!("%ls{l}"))
+                }
+            }
         }
     };
     // a synchronised start: each thread counts itself in and waits, for a
     // bounded time, until the instance's threads are all there
     if !simulator {
         let _ = writeln!(
-        w,
-        "\tadd.u32 %r13, %r23, %r6;\n\tmul.wide.u32 %rd10, %r13, 4;\n\tadd.u64 %rd10, %rd3, %rd10;\n\
-         \tred.relaxed.gpu.global.add.u32 [%rd10], 1;\n\tmov.u32 %r14, 0;\nSPIN:\n\
-         \tld.relaxed.gpu.global.u32 %r15, [%rd10];\n\tsetp.ge.u32 %p3, %r15, {};\n\
-         \tsetp.ge.u32 %p4, %r14, %r20;\n\tor.pred %p3, %p3, %p4;\n\tadd.u32 %r14, %r14, 1;\n\
-         \t@!%p3 bra SPIN;",
-        p.threads
-    );
+            w,
+            "\tadd.u32 %r13, %r23, %r6;\n\tmul.wide.u32 %rd10, %r13, 4;\n\tadd.u64 %rd10, %rd3, %rd10;\n\
+             \tred.relaxed.gpu.global.add.u32 [%rd10], 1;\n\tmov.u32 %r14, 0;\nSPIN:\n\
+             \tld.relaxed.gpu.global.u32 %r15, [%rd10];\n\tsetp.ge.u32 %p3, %r15, {};\n\
+             \tsetp.ge.u32 %p4, %r14, %r20;\n\tor.pred %p3, %p3, %p4;\n\tadd.u32 %r14, %r14, 1;\n\
+             \t@!%p3 bra SPIN;",
+            p.threads
+        );
     }
     for t in 0..p.threads {
         let _ = writeln!(w, "\tsetp.eq.u32 %p5, %r7, {t};\n\t@%p5 bra T{t};");
@@ -445,36 +562,121 @@ fn kernel(
     let _ = writeln!(w, "\tbra DONE;");
     // registers: each litmus register of each thread gets a %v
     let mut vregs: BTreeMap<(usize, String), usize> = BTreeMap::new();
-    let mut vreg = |t: usize, r: &str| -> Result<String, String> {
-        let next = vregs.len();
-        let i = *vregs.entry((t, r.to_string())).or_insert(next);
-        if i >= 64 {
-            return Err("more than 64 registers".into());
-        }
-        Ok(format!("%v{i}"))
+    let loc_index = |name: &str| {
+        p.locs
+            .iter()
+            .position(|l| l.name == name)
+            .ok_or_else(|| format!("`{name}` is not a location"))
     };
-    let loc_index = |name: &str| p.locs.iter().position(|l| l.name == name);
+    let mbar_index = |name: &str| -> Result<usize, String> {
+        let l = loc_index(name)?;
+        if p.locs[l].mbarrier.is_none() {
+            return Err(format!("`{name}` is not an mbarrier"));
+        }
+        Ok(l)
+    };
+    let data_index = |name: &str| -> Result<usize, String> {
+        let l = loc_index(name)?;
+        if p.locs[l].mbarrier.is_some() {
+            return Err(format!("`{name}` is an mbarrier"));
+        }
+        Ok(l)
+    };
     for (t, thread) in test.threads.iter().enumerate() {
         let _ = writeln!(w, "T{t}:");
-        for i in &test.init {
-            if let Init::Register {
-                thread: id,
-                reg,
-                value,
-            } = i
-            {
-                if *id == thread.id {
-                    let _ = writeln!(w, "\tmov.u32 {}, {value};", vreg(t, reg)?);
-                }
-            }
+        // registers start at 0, or at their initial value
+        let mut names: Vec<String> = thread.code.iter().flat_map(registers_of).collect();
+        names.extend(slots.iter().filter(|s| s.0 == t).map(|s| s.1.clone()));
+        names.sort();
+        names.dedup();
+        for r in &names {
+            let next = vregs.len();
+            vregs.entry((t, r.clone())).or_insert(next);
         }
+        if vregs.len() > 64 {
+            return Err("more than 64 registers".into());
+        }
+        let vreg = |r: &str| -> Result<String, String> {
+            vregs
+                .get(&(t, r.to_string()))
+                .map(|i| format!("%v{i}"))
+                .ok_or_else(|| format!("register `{r}`"))
+        };
+        for r in &names {
+            let init = test
+                .init
+                .iter()
+                .find_map(|i| match i {
+                    Init::Register {
+                        thread: id,
+                        reg,
+                        value,
+                    } if *id == thread.id && reg == r => Some(*value),
+                    _ => None,
+                })
+                .unwrap_or(0);
+            let _ = writeln!(w, "\tmov.u32 {}, {init};", vreg(r)?);
+        }
+        // mbarriers this thread has arrived on (for the state of its waits)
+        let mut arrived: Vec<usize> = Vec::new();
         for ins in &thread.code {
-            let operand =
-                |o: &Operand, vreg: &mut dyn FnMut(usize, &str) -> Result<String, String>| match o {
-                    Operand::Imm(v) => Ok(v.to_string()),
-                    Operand::Reg(r) => vreg(t, r),
-                };
+            let operand = |o: &Operand| match o {
+                Operand::Imm(v) => Ok(v.to_string()),
+                Operand::Reg(r) => vreg(r),
+            };
             match ins {
+                Instr::Label(l) => {
+                    let _ = writeln!(w, "T{t}_{l}:");
+                }
+                Instr::Goto(l) => {
+                    let _ = writeln!(w, "\tbra T{t}_{l};");
+                }
+                Instr::Branch {
+                    cond,
+                    a,
+                    b,
+                    target,
+                } => {
+                    let a = operand(a)?;
+                    let b = operand(b)?;
+                    let c = match cond {
+                        CmpOp::Eq => "eq",
+                        CmpOp::Ne => "ne",
+                        CmpOp::Lt => "lt",
+                        CmpOp::Le => "le",
+                        CmpOp::Gt => "gt",
+                        CmpOp::Ge => "ge",
+                    };
+                    let _ = writeln!(
+                        w,
+                        "\tmov.b32 %r29, {a};\n\tsetp.{c}.s32 %p6, %r29, {b};\n\t@%p6 bra T{t}_{target};"
+                    );
+                }
+                Instr::Local { op, dst, a, b } => {
+                    let a = operand(a)?;
+                    let d = vreg(dst)?;
+                    match (op, b) {
+                        (None, _) => {
+                            let _ = writeln!(w, "\tmov.b32 {d}, {a};");
+                        }
+                        (Some(op), Some(b)) => {
+                            let b = operand(b)?;
+                            let o = match op {
+                                BinOp::Add => "add.s32",
+                                BinOp::Sub => "sub.s32",
+                                BinOp::Mul => "mul.lo.s32",
+                                BinOp::Div => "div.s32",
+                                BinOp::And => "and.b32",
+                                BinOp::Or => "or.b32",
+                                BinOp::Xor => "xor.b32",
+                                BinOp::Min => "min.s32",
+                                BinOp::Max => "max.s32",
+                            };
+                            let _ = writeln!(w, "\tmov.b32 %r29, {a};\n\t{o} {d}, %r29, {b};");
+                        }
+                        (Some(_), None) => return Err("arithmetic with one operand".into()),
+                    }
+                }
                 Instr::Load {
                     kind: ptx_litmus::LoadKind::Ld,
                     sem,
@@ -482,16 +684,9 @@ fn kernel(
                     dst,
                     loc,
                 } => {
-                    let l = loc_index(loc).ok_or("unknown location")?;
-                    let a = access(l);
+                    let (space, addr) = access(data_index(loc)?);
                     let o = order(*sem, *sc, "ld")?;
-                    let _ = writeln!(
-                        w,
-                        "\tld{o}.{}.u32 {}, [{}];",
-                        a.space,
-                        vreg(t, dst)?,
-                        a.addr
-                    );
+                    let _ = writeln!(w, "\tld{o}.{space}.u32 {}, [{addr}];", vreg(dst)?);
                 }
                 Instr::Store {
                     kind: ptx_litmus::WriteKind::Generic,
@@ -500,11 +695,10 @@ fn kernel(
                     loc,
                     value,
                 } => {
-                    let l = loc_index(loc).ok_or("unknown location")?;
-                    let a = access(l);
+                    let (space, addr) = access(data_index(loc)?);
                     let o = order(*sem, *sc, "st")?;
-                    let v = operand(value, &mut vreg)?;
-                    let _ = writeln!(w, "\tst{o}.{}.u32 [{}], {v};", a.space, a.addr);
+                    let v = operand(value)?;
+                    let _ = writeln!(w, "\tst{o}.{space}.u32 [{addr}], {v};");
                 }
                 Instr::Atom {
                     kind: ptx_litmus::WriteKind::Generic,
@@ -514,38 +708,23 @@ fn kernel(
                     dst,
                     loc,
                 } => {
-                    let l = loc_index(loc).ok_or("unknown location")?;
-                    let a = access(l);
+                    let (space, addr) = access(data_index(loc)?);
                     let o = order(*sem, Some(*sc), "atom")?;
                     let o = if o == ".weak" { String::new() } else { o };
-                    let d = vreg(t, dst)?;
+                    let d = vreg(dst)?;
                     match op {
                         AtomOp::Bin(b, v) => {
-                            let v = operand(v, &mut vreg)?;
-                            let _ = writeln!(
-                                w,
-                                "\tatom{o}.{}.{} {d}, [{}], {v};",
-                                a.space,
-                                binop(*b)?,
-                                a.addr
-                            );
+                            let v = operand(v)?;
+                            let _ = writeln!(w, "\tatom{o}.{space}.{} {d}, [{addr}], {v};", binop(*b)?);
                         }
                         AtomOp::Exch(v) => {
-                            let v = operand(v, &mut vreg)?;
-                            let _ = writeln!(
-                                w,
-                                "\tatom{o}.{}.exch.b32 {d}, [{}], {v};",
-                                a.space, a.addr
-                            );
+                            let v = operand(v)?;
+                            let _ = writeln!(w, "\tatom{o}.{space}.exch.b32 {d}, [{addr}], {v};");
                         }
                         AtomOp::Cas(e, n) => {
-                            let e = operand(e, &mut vreg)?;
-                            let n = operand(n, &mut vreg)?;
-                            let _ = writeln!(
-                                w,
-                                "\tatom{o}.{}.cas.b32 {d}, [{}], {e}, {n};",
-                                a.space, a.addr
-                            );
+                            let e = operand(e)?;
+                            let n = operand(n)?;
+                            let _ = writeln!(w, "\tatom{o}.{space}.cas.b32 {d}, [{addr}], {e}, {n};");
                         }
                     }
                 }
@@ -557,12 +736,11 @@ fn kernel(
                     loc,
                     value,
                 } => {
-                    let l = loc_index(loc).ok_or("unknown location")?;
-                    let a = access(l);
+                    let (space, addr) = access(data_index(loc)?);
                     let o = order(*sem, Some(*sc), "red")?;
                     let o = if o == ".weak" { String::new() } else { o };
-                    let v = operand(value, &mut vreg)?;
-                    let _ = writeln!(w, "\tred{o}.{}.{} [{}], {v};", a.space, binop(*op)?, a.addr);
+                    let v = operand(value)?;
+                    let _ = writeln!(w, "\tred{o}.{space}.{} [{addr}], {v};", binop(*op)?);
                 }
                 Instr::Fence { sem, scope: sc } => {
                     let s = match sem {
@@ -571,6 +749,190 @@ fn kernel(
                         other => return Err(format!("fence with {other:?} semantics")),
                     };
                     let _ = writeln!(w, "\tfence.{s}.{};", scope(*sc));
+                }
+                Instr::ProxyFence(f) => {
+                    let text = match f {
+                        ProxyFence::Async(None) => "fence.proxy.async".to_string(),
+                        ProxyFence::Async(Some(sp)) => format!("fence.proxy.async.{}", sp.as_str()),
+                        ProxyFence::AsyncGeneric { release: true, .. } => {
+                            "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster".into()
+                        }
+                        ProxyFence::AsyncGeneric { release: false, .. } => {
+                            "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster"
+                                .into()
+                        }
+                        ProxyFence::MbarrierInit => "fence.mbarrier_init.release.cluster".into(),
+                        other => return Err(format!("proxy fence {other:?}")),
+                    };
+                    let _ = writeln!(w, "\t{text};");
+                }
+                Instr::CpAsync {
+                    cache_global,
+                    dst,
+                    src,
+                    size,
+                } => {
+                    let (d, s) = (data_index(dst)?, data_index(src)?);
+                    if !matches!(p.locs[d].home, Home::Shared { .. }) || !local(d, t) {
+                        return Err("cp.async into memory other than the thread's own shared memory".into());
+                    }
+                    if p.locs[s].home != Home::Global {
+                        return Err("cp.async from memory other than global".into());
+                    }
+                    let c = if *cache_global { "cg" } else { "ca" };
+                    let _ = writeln!(w, "\tcp.async.{c}.shared.global [%lsl{d}], [%lg{s}], {size};");
+                }
+                Instr::CpAsyncCommit => {
+                    let _ = writeln!(w, "\tcp.async.commit_group;");
+                }
+                Instr::CpAsyncWaitGroup(n) => {
+                    let _ = writeln!(w, "\tcp.async.wait_group {n};");
+                }
+                Instr::CpAsyncWaitAll => {
+                    let _ = writeln!(w, "\tcp.async.wait_all;");
+                }
+                Instr::CpAsyncBulkCommit => {
+                    let _ = writeln!(w, "\tcp.async.bulk.commit_group;");
+                }
+                Instr::CpAsyncBulkWaitGroup { read, n } => {
+                    let r = if *read { ".read" } else { "" };
+                    let _ = writeln!(w, "\tcp.async.bulk.wait_group{r} {n};");
+                }
+                Instr::CpAsyncBulk {
+                    tensor,
+                    dst_space,
+                    src_space,
+                    completion,
+                    dst,
+                    src,
+                    size,
+                } => {
+                    if *tensor {
+                        return Err("tensor copies are not mapped to the GPU yet".into());
+                    }
+                    if dst.len() != 1 {
+                        return Err(".multicast::cluster copies are not mapped to the GPU yet".into());
+                    }
+                    let (d, s) = (data_index(&dst[0])?, data_index(src)?);
+                    let line = bulk(p, t, "cp.async.bulk", dst_space, src_space, completion, d, s, *size, "", &mbar_index, &local)?;
+                    let _ = writeln!(w, "\t{line}");
+                }
+                Instr::CpReduceAsyncBulk {
+                    dst_space,
+                    src_space,
+                    completion,
+                    op,
+                    dst,
+                    src,
+                    size,
+                } => {
+                    let (d, s) = (data_index(dst)?, data_index(src)?);
+                    let o = match op {
+                        BinOp::Add => ".add.u32",
+                        BinOp::Min => ".min.u32",
+                        BinOp::Max => ".max.u32",
+                        BinOp::And => ".and.b32",
+                        BinOp::Or => ".or.b32",
+                        BinOp::Xor => ".xor.b32",
+                        other => return Err(format!("cp.reduce.async.bulk `{other:?}`")),
+                    };
+                    let line = bulk(p, t, "cp.reduce.async.bulk", dst_space, src_space, completion, d, s, *size, o, &mbar_index, &local)?;
+                    let _ = writeln!(w, "\t{line}");
+                }
+                Instr::StAsync { dst, value, mbar } => {
+                    let (d, m) = (data_index(dst)?, mbar_index(mbar)?);
+                    if !matches!(p.locs[d].home, Home::Shared { .. }) {
+                        return Err("st.async to memory other than shared".into());
+                    }
+                    let v = operand(value)?;
+                    let _ = writeln!(
+                        w,
+                        "\tst.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%ls{d}], {v}, [%ls{m}];"
+                    );
+                }
+                Instr::MbarrierInit { mbar, count } => {
+                    let m = mbar_index(mbar)?;
+                    if !local(m, t) {
+                        return Err("mbarrier.init of another CTA's mbarrier".into());
+                    }
+                    let _ = writeln!(w, "\tmbarrier.init.shared::cta.b64 [%lsl{m}], {count};");
+                }
+                Instr::MbarrierArrive {
+                    sem,
+                    scope: sc,
+                    mbar,
+                    expect_tx,
+                } => {
+                    let m = mbar_index(mbar)?;
+                    let s = match sem {
+                        Sem::Release => "release",
+                        Sem::Relaxed => "relaxed",
+                        other => return Err(format!("mbarrier.arrive with {other:?} semantics")),
+                    };
+                    let (form, tx) = match expect_tx {
+                        Some(b) => (".expect_tx", format!(", {b}")),
+                        None => ("", String::new()),
+                    };
+                    if local(m, t) {
+                        let _ = writeln!(
+                            w,
+                            "\tmbarrier.arrive{form}.{s}.{}.shared::cta.b64 %st{m}, [%lsl{m}]{tx};",
+                            scope(*sc)
+                        );
+                        arrived.push(m);
+                    } else {
+                        let _ = writeln!(
+                            w,
+                            "\tmbarrier.arrive{form}.{s}.{}.shared::cluster.b64 _, [%ls{m}]{tx};",
+                            scope(*sc)
+                        );
+                    }
+                }
+                Instr::MbarrierTestWait {
+                    try_wait,
+                    sem,
+                    scope: sc,
+                    dst,
+                    mbar,
+                    parity,
+                } => {
+                    let m = mbar_index(mbar)?;
+                    if !local(m, t) {
+                        return Err("a wait on another CTA's mbarrier (PTX waits only on the thread's own CTA's)".into());
+                    }
+                    let s = match sem {
+                        Sem::Acquire => "acquire",
+                        Sem::Relaxed => "relaxed",
+                        other => return Err(format!("mbarrier wait with {other:?} semantics")),
+                    };
+                    let op = if *try_wait { "try_wait" } else { "test_wait" };
+                    // without .parity: the state of the thread's latest
+                    // arrive, or the first phase (parity 0)
+                    let (form, arg) = match parity {
+                        Some(par) => (".parity", par.to_string()),
+                        None if arrived.contains(&m) => ("", format!("%st{m}")),
+                        None => (".parity", "0".to_string()),
+                    };
+                    let d = vreg(dst)?;
+                    let _ = writeln!(
+                        w,
+                        "\tmbarrier.{op}{form}.{s}.{}.shared::cta.b64 %p7, [%lsl{m}], {arg};\n\tselp.u32 {d}, 1, 0, %p7;",
+                        scope(*sc)
+                    );
+                }
+                Instr::CpAsyncMbarrierArrive { noinc, mbar } => {
+                    let m = mbar_index(mbar)?;
+                    if !local(m, t) {
+                        return Err("cp.async.mbarrier.arrive on another CTA's mbarrier".into());
+                    }
+                    let n = if *noinc { ".noinc" } else { "" };
+                    let _ = writeln!(w, "\tcp.async.mbarrier.arrive{n}.shared::cta.b64 [%lsl{m}];");
+                }
+                Instr::Barrier { .. } | Instr::ClusterArrive { .. } | Instr::ClusterWait => {
+                    return Err(
+                        "CTA and cluster barriers synchronise every thread of a CTA or cluster, which the harness shares between instances: not mapped"
+                            .into(),
+                    )
                 }
                 other => {
                     return Err(format!(
@@ -583,7 +945,7 @@ fn kernel(
         // this thread's outcome registers
         for (slot, (st, reg)) in slots.iter().enumerate() {
             if *st == t {
-                let v = vreg(t, reg)?;
+                let v = vreg(reg)?;
                 let _ = writeln!(
                     w,
                     "\tmad.lo.u32 %r16, %r6, {}, {slot};\n\tmul.wide.u32 %rd11, %r16, 4;\n\tadd.u64 %rd11, %rd4, %rd11;\n\tst.global.u32 [%rd11], {v};",
@@ -604,9 +966,11 @@ fn kernel(
          \tst.volatile.global.u32 [%rd12+128], %r25;\n\tadd.u32 %r17, %r17, 1;\n\tbra STRESS_LOOP;\nDONE:"
     );
     let finals: Vec<usize> = (0..nl)
-        .filter(|&l| matches!(p.locs[l].home, Home::Shared { .. }))
+        .filter(|&l| matches!(p.locs[l].home, Home::Shared { .. }) && p.locs[l].mbarrier.is_none())
         .collect();
-    if !finals.is_empty() {
+    if shared {
+        // no CTA leaves while another may still reach its shared memory,
+        // and the final values are read once every thread is done
         let _ = writeln!(w, "\tbar.sync 0;");
         if cluster {
             let _ = writeln!(
@@ -614,6 +978,8 @@ fn kernel(
                 "\tbarrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;"
             );
         }
+    }
+    if !finals.is_empty() {
         // test thread 0 of each instance reads the shared final values
         let _ = writeln!(
             w,
@@ -622,17 +988,15 @@ fn kernel(
             p.reg_slots
         );
         for l in finals {
-            let a = access(l);
+            let (space, addr) = access(l);
             let _ = writeln!(
                 w,
-                "\tld.{}.u32 %r27, [{}];\n\tmad.lo.u32 %r28, %r6, {nl}, {l};\n\tadd.u32 %r28, %r28, %r26;\n\
-                 \tmul.wide.u32 %rd13, %r28, 4;\n\tadd.u64 %rd13, %rd4, %rd13;\n\tst.global.u32 [%rd13], %r27;",
-                a.space, a.addr
+                "\tld.{space}.u32 %r27, [{addr}];\n\tmad.lo.u32 %r28, %r6, {nl}, {l};\n\tadd.u32 %r28, %r28, %r26;\n\
+                 \tmul.wide.u32 %rd13, %r28, 4;\n\tadd.u64 %rd13, %rd4, %rd13;\n\tst.global.u32 [%rd13], %r27;"
             );
         }
         let _ = writeln!(w, "FINISHED:");
         if cluster {
-            // no CTA leaves while another may still read its shared memory
             let _ = writeln!(
                 w,
                 "\tbarrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;"
@@ -641,4 +1005,95 @@ fn kernel(
     }
     let _ = writeln!(w, "\tret;\n}}");
     Ok(k)
+}
+
+/// The registers an instruction writes or reads.
+fn registers_of(i: &Instr) -> Vec<String> {
+    let reg = |o: &Operand| match o {
+        Operand::Reg(r) => vec![r.clone()],
+        Operand::Imm(_) => Vec::new(),
+    };
+    match i {
+        Instr::Load { dst, .. } | Instr::MbarrierTestWait { dst, .. } => vec![dst.clone()],
+        Instr::Store { value, .. } | Instr::Red { value, .. } | Instr::StAsync { value, .. } => {
+            reg(value)
+        }
+        Instr::Atom { dst, op, .. } => {
+            let mut v = vec![dst.clone()];
+            match op {
+                AtomOp::Bin(_, o) | AtomOp::Exch(o) => v.extend(reg(o)),
+                AtomOp::Cas(a, b) => {
+                    v.extend(reg(a));
+                    v.extend(reg(b));
+                }
+            }
+            v
+        }
+        Instr::Local { dst, a, b, .. } => {
+            let mut v = vec![dst.clone()];
+            v.extend(reg(a));
+            if let Some(b) = b {
+                v.extend(reg(b));
+            }
+            v
+        }
+        Instr::Branch { a, b, .. } => {
+            let mut v = reg(a);
+            v.extend(reg(b));
+            v
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Whether a test uses the uni-directional proxy fences (PTX ISA 8.6).
+fn uses_newer_fences(test: &Litmus) -> bool {
+    test.threads
+        .iter()
+        .flat_map(|t| &t.code)
+        .any(|i| matches!(i, Instr::ProxyFence(ProxyFence::AsyncGeneric { .. })))
+}
+
+/// A bulk copy or reduction: the PTX line, or why it cannot be mapped.
+#[allow(clippy::too_many_arguments)]
+fn bulk(
+    p: &Plan,
+    t: usize,
+    name: &str,
+    dst_space: &str,
+    src_space: &str,
+    completion: &ptx_litmus::BulkCompletion,
+    d: usize,
+    s: usize,
+    size: i64,
+    op: &str,
+    mbar_index: &dyn Fn(&str) -> Result<usize, String>,
+    local: &dyn Fn(usize, usize) -> bool,
+) -> Result<String, String> {
+    let addr = |l: usize, space: &str| -> Result<String, String> {
+        match (space, p.locs[l].home) {
+            ("global", Home::Global) => Ok(format!("%lg{l}")),
+            ("shared::cluster", Home::Shared { .. }) => Ok(format!("%ls{l}")),
+            ("shared::cta", Home::Shared { .. }) if local(l, t) => Ok(format!("%lsl{l}")),
+            _ => Err(format!(
+                "`{}` is not in the .{space} memory the copy names",
+                p.locs[l].name
+            )),
+        }
+    };
+    let (da, sa) = (addr(d, dst_space)?, addr(s, src_space)?);
+    Ok(match completion {
+        ptx_litmus::BulkCompletion::BulkGroup => {
+            format!("{name}.{dst_space}.{src_space}.bulk_group{op} [{da}], [{sa}], {size};")
+        }
+        ptx_litmus::BulkCompletion::Mbarrier(m) => {
+            if m.len() != 1 {
+                return Err("one mbarrier per copy".into());
+            }
+            let mb = mbar_index(&m[0])?;
+            format!(
+                "{name}.{dst_space}.{src_space}.mbarrier::complete_tx::bytes{op} [{da}], [{sa}], {size}, [%ls{mb}];"
+            )
+        }
+    })
 }

@@ -97,6 +97,7 @@ pub fn write(dir: &Path, s: &Summary, results: &[TestResult]) -> Result<()> {
     ptx_reports::write_atomic(dir.join("results.json"), json)?;
     ptx_reports::write_atomic(dir.join("results.html"), html(s, results))?;
     ptx_reports::write_atomic(dir.join("results.junit.xml"), junit(s, results))?;
+    ptx_reports::write_atomic(dir.join("results.tsv"), tsv(results))?;
     Ok(())
 }
 
@@ -175,6 +176,37 @@ fn html(s: &Summary, results: &[TestResult]) -> String {
     }
     h.push_str("</body></html>\n");
     h
+}
+
+/// One line per test: instances, the `exists` outcome's verdict and how
+/// often it was seen, allowed outcomes seen of allowed, forbidden seen.
+fn tsv(results: &[TestResult]) -> String {
+    let mut t = String::from(
+        "test\tinstances\texists\texists_verdict\texists_seen\tallowed_seen\tallowed\tforbidden_seen\tskipped\n",
+    );
+    for r in results {
+        let allowed = r.histogram.iter().filter(|h| h.2).count();
+        let allowed_seen = r.histogram.iter().filter(|h| h.2 && h.1 > 0).count();
+        let _ = writeln!(
+            t,
+            "{}\t{}\t{}\t{}\t{}\t{allowed_seen}\t{allowed}\t{}\t{}",
+            r.name,
+            r.instances,
+            r.target.as_deref().map_or(String::new(), |v| r.outcome(v)),
+            match r.target_allowed {
+                Some(true) => "allowed",
+                Some(false) => "forbidden",
+                None => "",
+            },
+            r.target.as_deref().map_or(0, |v| seen(r, v)),
+            r.forbidden_seen(),
+            r.skipped
+                .as_deref()
+                .unwrap_or("")
+                .replace(['\t', '\n'], " ")
+        );
+    }
+    t
 }
 
 fn junit(s: &Summary, results: &[TestResult]) -> String {
