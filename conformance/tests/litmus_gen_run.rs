@@ -197,13 +197,13 @@ fn tests_the_harness_cannot_map_are_skipped_with_the_reason() {
         code.join(" | ")
     );
     std::fs::write(dir.join("big.litmus"), big).unwrap();
-    let mbar = "PTX mbar\n{\nx = 0;\nmbarrier bar = 1;\n}\n P0@cta 0,gpu 0 ;\n mbarrier.arrive.release.cta.shared::cta.b64 bar ;\nexists (x == 0)\n";
+    let mbar = "PTX bar\n{\nx = 0;\n}\n P0@cta 0,gpu 0      | P1@cta 0,gpu 0       ;\n st.relaxed.gpu x, 1 | bar.cta.sync 0       ;\n bar.cta.sync 0      | ld.relaxed.gpu r0, x ;\nexists (P1:r0 == 0)\n";
     std::fs::write(dir.join("mbar.litmus"), mbar).unwrap();
     let o = conform(&["litmus", "run", "--print-ptx", dir.to_str().unwrap()]);
     let t = text(&o);
     assert!(o.status.success(), "{t}");
     assert!(t.contains("big.litmus: cannot run: 17 threads"), "{t}");
-    assert!(t.contains("mbar.litmus: cannot run: mbarriers"), "{t}");
+    assert!(t.contains("mbar.litmus: cannot run: CTA and cluster barriers"), "{t}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
