@@ -14,8 +14,10 @@ use std::sync::Mutex;
 
 /// Generate litmus families from relation cycles (MP, SB, LB, IRIW, WRC,
 /// ISA2, 2+2W, R, S, RWC, W+RWC, CoRR, CoWW, CoRW, CoWR) crossed with
-/// strengths, scopes, placements and state spaces, and decide every outcome
-/// of each under the model.
+/// strengths, scopes, placements and state spaces, and the async-proxy and
+/// completion families (Proxy-G2A, Proxy-G2A-MP, Proxy-A2G,
+/// Proxy-A2G-remote, Bulk-store, Bulk-reduce, StAsync, CpAsync, CpAsync-MP,
+/// Mbarrier-MP), and decide every outcome of each under the model.
 ///
 /// Writes `DIR/FAMILY/NAME.litmus` (the verdict of every outcome in the
 /// header, the cycle's outcome as the `exists` condition) and
@@ -152,8 +154,12 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
     let mut tests = gen::default_set(&gen::Options { seed: args.seed });
     if !args.family.is_empty() {
         for f in &args.family {
-            if !gen::FAMILIES.iter().any(|(n, _)| n == f) {
-                let names: Vec<&str> = gen::FAMILIES.iter().map(|f| f.0).collect();
+            let names: Vec<&str> = gen::FAMILIES
+                .iter()
+                .map(|f| f.0)
+                .chain(gen::asynchronous::FAMILIES.iter().copied())
+                .collect();
+            if !names.contains(&f.as_str()) {
                 bail!("no family `{f}`: the families are {}", names.join(", "));
             }
         }
@@ -232,15 +238,11 @@ fn write_one(g: &Generated, model: Model, out: &Path) -> Result<IndexEntry> {
         name: g.name.clone(),
         file,
         family: g.family.clone(),
-        cycle: gen::FAMILIES
-            .iter()
-            .find(|f| f.0 == g.family)
-            .map(|f| gen::cycle_name(f.1))
-            .unwrap_or_default(),
-        strength: g.strength.name().into(),
+        cycle: g.cycle.clone(),
+        strength: g.strength.clone(),
         scope: g.scope.map(|s| format!("{s:?}").to_lowercase()),
-        placement: g.placement.name().into(),
-        locations: g.locations.name().into(),
+        placement: g.placement.clone(),
+        locations: g.locations.clone(),
         threads: g.test.threads.len(),
         terms: o.terms.iter().map(term_name).collect(),
         cycle_outcome_allowed: o.allowed(&cycle_outcome),

@@ -135,10 +135,17 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         bail!("no litmus file found");
     }
     if args.print_ptx {
+        use std::io::Write;
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
         for f in &files {
-            match prepare(f, args.model, PTX_VERSION, args.imp == "simulator") {
-                Ok((_, _, plan)) => println!("// {}\n{}", f.display(), plan.ptx),
-                Err(e) => println!("// {}: cannot run: {e}", f.display()),
+            let text = match prepare(f, args.model, PTX_VERSION, args.imp == "simulator") {
+                Ok((_, _, plan)) => format!("// {}\n{}", f.display(), plan.ptx),
+                Err(e) => format!("// {}: cannot run: {e}\n", f.display()),
+            };
+            // a closed pipe (`| head`) ends the listing, quietly
+            if out.write_all(text.as_bytes()).is_err() {
+                break;
             }
         }
         return Ok(ExitCode::SUCCESS);

@@ -13,6 +13,8 @@
 
 use crate::ast::*;
 
+pub mod asynchronous;
+
 /// The direction of an access at one end of an edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dir {
@@ -216,11 +218,18 @@ pub struct Generated {
     /// File name stem: `MP+relaxed.gpu.same-cluster.global`.
     pub name: String,
     pub family: String,
-    pub strength: Strength,
+    /// The relation cycle in diy's notation, or for the asynchronous
+    /// families a description of the shape.
+    pub cycle: String,
+    /// How the accesses are ordered (`relaxed`, `fence-sc`, ... or for the
+    /// asynchronous families the variant).
+    pub strength: String,
     /// `None` for weak accesses.
     pub scope: Option<Scope>,
-    pub placement: Placement,
-    pub locations: Locations,
+    /// `same-warp`, `same-cta`, `same-cluster`, `diff-cluster`.
+    pub placement: String,
+    /// `global`, `shared`, `dsmem`.
+    pub locations: String,
     pub test: Litmus,
 }
 
@@ -535,10 +544,11 @@ pub fn build(
     Some(Generated {
         name: name.clone(),
         family: family.to_string(),
-        strength,
+        cycle: cycle_name(cycle),
+        strength: strength.name().into(),
         scope,
-        placement,
-        locations,
+        placement: placement.name().into(),
+        locations: locations.name().into(),
         test: Litmus {
             name,
             docs,
@@ -599,10 +609,18 @@ fn hash(s: &str) -> u64 {
     })
 }
 
-/// The default family set: every family of [`FAMILIES`] × strength × scope
-/// (none for weak accesses) × placement × state space that fits it. A
-/// one-thread family is placed once.
+/// The default family set: the relation-cycle families ([`cycle_set`]) and
+/// the asynchronous ones ([`asynchronous::set`]).
 pub fn default_set(opts: &Options) -> Vec<Generated> {
+    let mut out = cycle_set(opts);
+    out.extend(asynchronous::set(opts));
+    out
+}
+
+/// Every family of [`FAMILIES`] × strength × scope (none for weak
+/// accesses) × placement × state space that fits it. A one-thread family is
+/// placed once.
+pub fn cycle_set(opts: &Options) -> Vec<Generated> {
     let mut out = Vec::new();
     for &(family, cycle) in FAMILIES {
         let one_thread = !cycle.iter().any(|e| e.external());
