@@ -174,7 +174,7 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
     let bar = crate::run::progress_bar(args.quiet, tests.len() as u64, "deciding");
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
-    let results: Mutex<Vec<Option<Result<IndexEntry>>>> =
+    let results: Mutex<Vec<Option<Result<Option<IndexEntry>>>>> =
         Mutex::new((0..tests.len()).map(|_| None).collect());
     std::thread::scope(|s| {
         for _ in 0..jobs {
@@ -194,9 +194,11 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
     });
     bar.finish_and_clear();
     let mut entries = Vec::new();
+    let mut undefined = 0;
     for r in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
         match r {
-            Some(Ok(e)) => entries.push(e),
+            Some(Ok(Some(e))) => entries.push(e),
+            Some(Ok(None)) => undefined += 1,
             Some(Err(e)) => return Err(e),
             None => {}
         }
@@ -218,7 +220,7 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
     let json = serde_json::to_string_pretty(&index)?;
     ptx_reports::file::write_atomic(args.out.join("index.json"), json)?;
     println!(
-        "{} tests ({outcomes} outcomes decided under {}); the cycle's outcome allowed in {allowed}, forbidden in {forbidden}; written to {}",
+        "{} tests ({outcomes} outcomes decided under {}); the cycle's outcome allowed in {allowed}, forbidden in {forbidden}; {undefined} left out (undefined behaviour in some execution); written to {}",
         index.tests.len(),
         args.model.name(),
         args.out.display()
@@ -226,7 +228,15 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn write_one(g: &Generated, model: Model, out: &Path) -> Result<IndexEntry> {
+/// Decides and writes one test; `None` when some execution of it has
+/// undefined behaviour (such a test says nothing about an implementation:
+/// every outcome is possible), which is then not written.
+fn write_one(g: &Generated, model: Model, out: &Path) -> Result<Option<IndexEntry>> {
+    let v = ptx_memmodel::check(&g.test, model)
+        .map_err(|e| anyhow::anyhow!("{}: the model cannot decide it: {e}", g.name))?;
+    if !v.undefined.is_empty() {
+        return Ok(None);
+    }
     let (o, text) = decide(g, model)?;
     let dir = out.join(&g.family);
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -234,7 +244,7 @@ fn write_one(g: &Generated, model: Model, out: &Path) -> Result<IndexEntry> {
     ptx_reports::file::write_atomic(out.join(&file), text)?;
     let cycle_outcome = condition_values(&g.test.condition.expr, &o.terms)
         .context("a generated condition is a conjunction of equalities")?;
-    Ok(IndexEntry {
+    Ok(Some(IndexEntry {
         name: g.name.clone(),
         file,
         family: g.family.clone(),
@@ -255,5 +265,5 @@ fn write_one(g: &Generated, model: Model, out: &Path) -> Result<IndexEntry> {
                 allowed: *a,
             })
             .collect(),
-    })
+    }))
 }
