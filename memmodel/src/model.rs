@@ -673,14 +673,24 @@ pub fn causality_axiom(d: &Dynamic, fr: Option<&Rel>) -> Option<Violation> {
 }
 
 /// Asynchronous order (extension): a read cannot return the value of a
-/// write its thread performs after it, in program, issue and completion
-/// order, whatever the proxies: `rf ; xo` is irreflexive. A load before a
-/// copy is issued cannot read the copy's value (PTX ISA 8.9.1.1); a copy's
-/// source read completed by `cp.async.bulk.wait_group.read` cannot read a
-/// later store of the waiting thread.
+/// write its thread performs after it in program and completion order,
+/// whatever the proxies (a copy's source read completed by
+/// `cp.async.bulk.wait_group.read` cannot read a later store of the waiting
+/// thread), nor one it issues after it through the same proxy or across a
+/// proxy fence (PTX ISA 8.9.1.1, "ordered after prior instructions", read
+/// with 8.9.5: accesses through different proxies are ordered only by a
+/// proxy fence). A generic load before a copy is issued may return the
+/// copy's value when no `fence.proxy.async` separates them: measured on an
+/// H100 (docs/litmus-gpu.md). `rf ; ((po | aso)+ | pp(xo))` is irreflexive.
 pub fn async_order(x: &Exec<'_>, rf: &Rel) -> Option<Violation> {
-    let w = rf.seq(&x.xo).reflexive_point()?;
-    let r = members(rf.row(w) & x.xo.inverse().row(w))
+    let completion = x.po.union(&x.aso).plus();
+    let order = if x.iso.is_empty() {
+        completion
+    } else {
+        completion.union(&proxy_preserved(x, &x.xo))
+    };
+    let w = rf.seq(&order).reflexive_point()?;
+    let r = members(rf.row(w) & order.inverse().row(w))
         .next()
         .unwrap_or(w);
     Some(Violation {

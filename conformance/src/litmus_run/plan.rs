@@ -132,7 +132,18 @@ pub fn plan(
             }
         }
     }
-    let cluster = ctas.iter().map(Vec::len).max().unwrap_or(1) as u32;
+    let mut cluster = ctas.iter().map(Vec::len).max().unwrap_or(1) as u32;
+    // a weak st.async needs a cluster of more than one CTA (PTX ISA
+    // 9.7.9.12: "%cluster_nctarank > 1 ... Otherwise, the behavior is
+    // undefined"; an H100 raises an illegal-instruction fault)
+    if test
+        .threads
+        .iter()
+        .flat_map(|t| &t.code)
+        .any(|i| matches!(i, Instr::StAsync { .. }))
+    {
+        cluster = cluster.max(2);
+    }
     if cluster > 8 {
         return Err(format!(
             "{cluster} CTAs in one cluster: more than the portable 8"
@@ -144,6 +155,29 @@ pub fn plan(
         (0..n)
             .filter(|&t| test.threads[t].code.iter().any(|ins| uses(ins, name)))
             .collect()
+    };
+    // where a shared location or mbarrier of CTA `owner` (whose first
+    // thread is `init_thread`) lives
+    let finish = |name: &str,
+                  owner: u32,
+                  init_thread: usize,
+                  users: &[usize]|
+     -> Result<(Home, usize), String> {
+        let oc = place[init_thread].0;
+        if users.iter().any(|&t| place[t].0 != oc) {
+            return Err(format!(
+                "`{name}` is in shared memory and used from another cluster"
+            ));
+        }
+        let remote = users.iter().any(|&t| test.threads[t].cta != owner);
+        Ok((
+            Home::Shared {
+                cluster: oc,
+                cta: place[init_thread].1,
+                remote,
+            },
+            init_thread,
+        ))
     };
     // the CTA holding a shared location or an mbarrier: the one named, or
     // that of its users (all in one CTA), or for an mbarrier the CTA of the
@@ -158,6 +192,27 @@ pub fn plan(
                 let waiters: Vec<usize> = (0..n)
                     .filter(|&t| test.threads[t].code.iter().any(|ins| waits_on(ins, name)))
                     .collect();
+                // a copy's or st.async's mbarrier is in the destination's
+                // CTA (PTX ISA 9.7.9.25.4.1, 9.7.9.12)
+                let dest_owner = (0..n).find_map(|t| {
+                    test.threads[t].code.iter().find_map(|ins| {
+                        let dst = completes_on(ins, name)?;
+                        test.init.iter().find_map(|i| match i {
+                            Init::Location {
+                                name: l,
+                                space: Space::Shared,
+                                owner,
+                                ..
+                            } if *l == dst => Some(owner.unwrap_or(test.threads[t].cta)),
+                            _ => None,
+                        })
+                    })
+                });
+                if let (Some(o), true) = (dest_owner, waiters.is_empty()) {
+                    if let Some(t) = (0..n).find(|&t| test.threads[t].cta == o) {
+                        return finish(name, o, t, users);
+                    }
+                }
                 let pick = if waiters.is_empty() {
                     users
                 } else {
@@ -178,21 +233,7 @@ pub fn plan(
                 "`{name}` is in the shared memory of CTA {owner}, which runs no thread"
             ));
         };
-        let oc = place[init_thread].0;
-        if users.iter().any(|&t| place[t].0 != oc) {
-            return Err(format!(
-                "`{name}` is in shared memory and used from another cluster"
-            ));
-        }
-        let remote = users.iter().any(|&t| test.threads[t].cta != owner);
-        Ok((
-            Home::Shared {
-                cluster: oc,
-                cta: place[init_thread].1,
-                remote,
-            },
-            init_thread,
-        ))
+        finish(name, owner, init_thread, users)
     };
     let mut locs: Vec<Location> = Vec::new();
     for i in &test.init {
@@ -303,6 +344,28 @@ fn uses(i: &Instr, name: &str) -> bool {
 /// CTA).
 fn waits_on(i: &Instr, name: &str) -> bool {
     matches!(i, Instr::MbarrierTestWait { mbar, .. } if mbar == name)
+}
+
+/// The destination of a copy or `st.async` that completes on mbarrier
+/// `name`.
+fn completes_on(i: &Instr, name: &str) -> Option<String> {
+    match i {
+        Instr::CpAsyncBulk {
+            dst,
+            completion: ptx_litmus::BulkCompletion::Mbarrier(m),
+            ..
+        } => m
+            .iter()
+            .position(|b| b == name)
+            .and_then(|k| dst.get(k).cloned()),
+        Instr::CpReduceAsyncBulk {
+            dst,
+            completion: ptx_litmus::BulkCompletion::Mbarrier(m),
+            ..
+        } if m.iter().any(|b| b == name) => Some(dst.clone()),
+        Instr::StAsync { dst, mbar, .. } if mbar == name => Some(dst.clone()),
+        _ => None,
+    }
 }
 
 /// Whether a test needs 16-byte locations: asynchronous copies move 16

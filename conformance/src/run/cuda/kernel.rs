@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 pub struct Kernel {
     cuda: Arc<Cuda>,
     context: CUcontext,
+    /// Set when a fault destroyed the context: nothing is freed then.
+    lost: bool,
     held: Held,
     function: CUfunction,
     sizes: Vec<(CUdeviceptr, usize)>,
@@ -36,6 +38,7 @@ impl Cuda {
         let mut k = Kernel {
             cuda: self.clone(),
             context,
+            lost: false,
             held: Held::default(),
             function: null_mut(),
             sizes: Vec::new(),
@@ -139,7 +142,7 @@ impl Kernel {
     /// clusters of `cluster` blocks, with `.u64` parameters `params`, and
     /// waits at most `timeout` for it.
     pub fn launch(
-        &self,
+        &mut self,
         ctas: u32,
         block: u32,
         cluster: u32,
@@ -167,7 +170,25 @@ impl Kernel {
         let waited = started.and_then(|()| self.cuda.wait(start, timeout));
         match waited {
             Ok(()) => Ok(()),
-            Err(Failure::Error(e)) => Err(e),
+            Err(Failure::Error(e)) => {
+                // a fault leaves the context unusable: the next tests get a
+                // new one
+                match self.cuda.recover(self.context) {
+                    Ok(false) => Err(e),
+                    Ok(true) => {
+                        self.lost = true;
+                        Err(format!(
+                            "{e}; the CUDA context was lost, and a new one runs the next tests"
+                        ))
+                    }
+                    Err(why) => {
+                        self.lost = true;
+                        Err(format!(
+                            "{e}; the CUDA context was lost, and no new one could be made ({why})"
+                        ))
+                    }
+                }
+            }
             Err(Failure::Timeout) => Err(format!(
                 "the kernel ran past the timeout ({} s)",
                 timeout.as_secs_f64()
@@ -178,7 +199,31 @@ impl Kernel {
 
 impl Drop for Kernel {
     fn drop(&mut self) {
+        if self.lost {
+            return;
+        }
         let _ = self.enter();
         self.cuda.release(std::mem::take(&mut self.held));
+    }
+}
+
+impl Cuda {
+    /// After a failed launch in `context`: true when the context was lost
+    /// (and replaced by a new one, made current), false when it is sound.
+    pub(super) fn recover(&self, context: CUcontext) -> Result<bool, String> {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let api = &self.driver.api;
+        // SAFETY: the context is current on this thread (the launch made it so).
+        if unsafe { (api.ctx_synchronize)() } == super::SUCCESS {
+            return Ok(false);
+        }
+        if st.context == Some(context) {
+            // SAFETY: the context is not used again.
+            unsafe { (api.ctx_destroy)(context) };
+            st.context = None;
+            let c = super::create_context(&self.driver, self.device)?;
+            st.context = Some(c);
+        }
+        Ok(true)
     }
 }
