@@ -301,3 +301,38 @@ fn the_simulator_runs_every_default_test_and_shows_only_allowed_outcomes() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_gpu_reproducers_have_the_verdicts_the_docs_give() {
+    // docs/litmus-gpu.md, findings 1 and 2: the model allows a generic load
+    // before a bulk copy to return the copied value unless a proxy fence
+    // separates them, and forbids a stale load after a successful
+    // try_wait.acquire, branch or no branch
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../litmus/results/repro");
+    let o = conform(&["litmus", "check", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let t = text(&o);
+    let verdict = |name: &str| {
+        t.lines()
+            .find(|l| l.contains(&format!("{name}.litmus:")))
+            .unwrap_or_else(|| panic!("{name}: {t}"))
+            .split(": ")
+            .nth(1)
+            .unwrap()
+            .chars()
+            .next()
+            .unwrap()
+    };
+    assert_eq!(verdict("LdCopy-a"), '1');
+    assert_eq!(verdict("LdCopy-b-fence"), '0');
+    assert_eq!(verdict("LdCopy-c-relaxed"), '1');
+    for m in [
+        "MbarMP-a-state",
+        "MbarMP-b-state-branch",
+        "MbarMP-c-parity-count2",
+        "MbarMP-d-parity-count1",
+        "MbarMP-e-state-relaxed-load",
+    ] {
+        assert_eq!(verdict(m), '0', "{m}");
+    }
+}
