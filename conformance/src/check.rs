@@ -1,6 +1,6 @@
 //! `conform check`: parse and check PTX files, print located diagnostics.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use ptx_semantics::catalogue::{PtxVersion, Target};
 use ptx_semantics::check::{check_module, Diagnostic, Options};
 use ptx_semantics::ptx::{self, line_col, line_text, Span};
@@ -56,8 +56,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     }
     let mut sources = Vec::new();
     for path in &args.files {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let bytes = crate::input::read(path)?;
         sources.push((path, bytes));
     }
     let stdout = std::io::stdout();

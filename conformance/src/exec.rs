@@ -146,16 +146,27 @@ pub fn parse_arg(text: &str) -> Result<Arg> {
             let bytes = if let Some(h) = spec.strip_prefix("hex:") {
                 hex(h)?
             } else if let Some(p) = spec.strip_prefix("file:") {
-                std::fs::read(p).with_context(|| format!("cannot read {p}"))?
+                crate::input::read(std::path::Path::new(p))?
             } else if let Some((n, fill)) = spec.split_once('*') {
-                vec![number(fill)? as u8; number(n)? as usize]
+                vec![number(fill)? as u8; buffer_size(number(n)?)?]
             } else {
-                vec![0; number(spec)? as usize]
+                vec![0; buffer_size(number(spec)?)?]
             };
             Arg::Buffer { addr, bytes }
         }
         _ => bail!("--arg `{text}`: unknown kind `{kind}`"),
     })
+}
+
+/// A buffer's byte count, bounded like any input ([`crate::input::MAX_INPUT`]).
+fn buffer_size(n: u128) -> Result<usize> {
+    if n > crate::input::MAX_INPUT as u128 {
+        bail!(
+            "a buffer of {n} bytes: buffers hold 0 to {} MiB",
+            crate::input::MAX_INPUT >> 20
+        );
+    }
+    Ok(n as usize)
 }
 
 fn to_hex(b: &[u8]) -> String {
@@ -172,8 +183,7 @@ fn stop_text(k: &StopKind) -> String {
 }
 
 pub fn run(args: ExecArgs) -> Result<ExitCode> {
-    let src = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let src = crate::input::read_text(&args.file)?;
     let name = args.file.display().to_string();
     let module = ptx::parse(&src).map_err(|e| {
         let (l, c) = line_col(&src, e.at);

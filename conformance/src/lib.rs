@@ -9,6 +9,7 @@ pub mod eval;
 pub mod eval_reg;
 pub mod exec;
 pub mod exhaustive;
+pub mod input;
 pub mod legality;
 pub mod legality_cmd;
 pub mod litmus_cmd;

@@ -74,8 +74,7 @@ pub fn run(cmd: LitmusCommand) -> Result<ExitCode> {
 
 /// Reads and parses a test; the error names `file:line:col`.
 fn load(path: &Path) -> Result<ptx_litmus::Litmus> {
-    let src =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let src = crate::input::read_text(path)?;
     ptx_litmus::parse(&src).map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))
 }
 
@@ -105,8 +104,7 @@ fn key(p: &Path) -> PathBuf {
 }
 
 fn read_expected(csv: &Path) -> Result<Vec<(PathBuf, bool)>> {
-    let text =
-        std::fs::read_to_string(csv).with_context(|| format!("cannot read {}", csv.display()))?;
+    let text = crate::input::read_text(csv)?;
     let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();

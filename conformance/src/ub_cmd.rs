@@ -2,7 +2,7 @@
 //! with preconditions gets "cannot happen" (within the bounds) or a
 //! witness, replayed through the simulator (docs/ub.md).
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use ptx_semantics::catalogue::Target;
 use ptx_semantics::check::{check_module, Options as CheckOptions};
 use ptx_semantics::ptx::ast::{FunctionKind, Item, Module};
@@ -94,8 +94,7 @@ fn kernels(module: &Module) -> Vec<String> {
 }
 
 pub fn run(args: UbArgs) -> Result<ExitCode> {
-    let src = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let src = crate::input::read_text(&args.file)?;
     let name = args.file.display().to_string();
     let module = ptx::parse(&src).map_err(|e| {
         let (l, c) = line_col(&src, e.at);

@@ -252,3 +252,39 @@ fn cuda_without_libcuda_fails_cleanly_or_runs() {
     }
     let _ = std::fs::remove_dir_all(&out_dir);
 }
+
+#[test]
+fn an_endless_input_ends_with_an_error_not_a_hang() {
+    // /dev/zero never ends; every command reads at most 256 MiB of a file
+    for args in [
+        &["check", "/dev/zero"][..],
+        &["exec", "/dev/zero", "--kernel", "k"][..],
+        &["litmus", "check", "/dev/zero"][..],
+    ] {
+        let o = conform(args);
+        // `litmus check` reports a file's error on stdout and goes on
+        let err = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stderr),
+            String::from_utf8_lossy(&o.stdout)
+        );
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("/dev/zero: more than 256 MiB"),
+            "{args:?}: {err}"
+        );
+    }
+    // a buffer argument is bounded the same way
+    let ptx = temp_file("buf.ptx", &kernel("", "8.0", "sm_90"));
+    let o = conform(&[
+        "exec",
+        ptx.to_str().unwrap(),
+        "--kernel",
+        "k",
+        "--arg",
+        "buf:0x100000000000",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("buffers hold 0 to 256 MiB"), "{err}");
+}

@@ -346,7 +346,7 @@ pub fn prepare(
     ptx_version: &str,
     simulator: bool,
 ) -> Result<(ptx_litmus::Litmus, Outcomes, Plan), String> {
-    let src = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
+    let src = crate::input::read_text(path).map_err(|e| format!("{e:#}"))?;
     let test = ptx_litmus::parse(&src).map_err(|e| format!("{}:{e}", path.display()))?;
     // what cannot be mapped is found before the (possibly long) deciding
     plan::plan(&test, &[], ptx_version, simulator)?;
