@@ -218,11 +218,16 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
     }
     let mut vals = Vec::new();
     let mut prev: Option<BV> = None;
+    // buffers begin past the module's global variables, which the
+    // simulator (and so the replay) places from the start of the heap
+    let heap = prog
+        .globals_end()
+        .map_or(0, |end| end.div_ceil(256) * 256)
+        .max(profile.global_heap);
     for p in &prog.params {
         let bits = (p.size.max(1) * 8) as u32;
         let v = BV::new_const(format!("param.{}", p.name), bits);
         if opts.pointer_params && p.size == 8 {
-            let heap = profile.global_heap;
             solver.assert(v.bvuge(lit(heap)));
             solver.assert(v.bvult(lit(heap + (1 << 39))));
             solver.assert(v.extract(7, 0).eq(BV::from_u64(0, 8)));

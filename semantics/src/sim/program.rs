@@ -457,6 +457,16 @@ impl Program {
         self.slots
     }
 
+    /// The end of the module's global variables in the global window (the
+    /// simulator places them from the heap's start), or `None` when it has
+    /// none.
+    pub fn globals_end(&self) -> Option<u64> {
+        self.globals
+            .iter()
+            .map(|g| g.addr + g.init.len() as u64)
+            .max()
+    }
+
     /// Bytes of the CTA's shared part up to the end of its static
     /// variables (the reserved bytes included).
     pub fn static_shared_end(&self) -> u64 {
