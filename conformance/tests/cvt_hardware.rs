@@ -354,3 +354,76 @@ fn model_digest_chunks_recomputed() {
     eprintln!("{} forms, {recomputed} chunks recomputed", rows.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Where the spec leaves bits free (the model's mask), the model's concrete
+/// bits are sm_90's, on every edge input: a user comparing without the mask
+/// sees the GPU's answer.
+#[test]
+fn unspecified_bits_are_the_hardware_s() {
+    let forms = forms_by_text();
+    let table = std::fs::read_to_string(dir().join("forms.tsv")).expect("forms.tsv");
+    let mut gz = String::new();
+    flate2::read::GzDecoder::new(
+        std::fs::File::open(dir().join("edge.tsv.gz")).expect("edge.tsv.gz"),
+    )
+    .read_to_string(&mut gz)
+    .expect("edge.tsv.gz");
+    let edge: HashMap<&str, &str> = gz
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_once('\t'))
+        .collect();
+    let mut failures = Vec::new();
+    let mut masked_rows = 0usize;
+    for line in table.lines().filter(|l| !l.starts_with('#')) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let text = cols[0];
+        if cols.get(1) != Some(&"ok") {
+            continue;
+        }
+        let (Some(f), Some(values)) = (forms.get(text), edge.get(text)) else {
+            continue;
+        };
+        let gpu: Vec<u64> = values
+            .split(' ')
+            .map(|x| u64::from_str_radix(x, 16).unwrap_or(0))
+            .collect();
+        let set = f
+            .sets(RANDOM_ROWS, SEED)
+            .into_iter()
+            .find(|(n, _)| *n == "edge")
+            .map(|(_, s)| s)
+            .expect("an edge set");
+        let rows = vectors(&f.conv, set);
+        let mut bad = 0;
+        let mut first = None;
+        for (row, &hw) in rows.iter().zip(&gpu) {
+            let Some((bits, dc)) = f.model(row) else {
+                continue;
+            };
+            if dc == 0 {
+                continue;
+            }
+            masked_rows += 1;
+            if (bits ^ hw) & dc != 0 {
+                bad += 1;
+                first.get_or_insert(format!(
+                    "{row:x?}: hardware {hw:#x}, model {bits:#x} (mask {dc:#x})"
+                ));
+            }
+        }
+        if bad > 0 {
+            failures.push(format!(
+                "{text}: {bad} row(s), e.g. {}",
+                first.unwrap_or_default()
+            ));
+        }
+    }
+    eprintln!("rows with unspecified bits: {masked_rows}");
+    assert!(
+        failures.is_empty(),
+        "{} forms whose unspecified bits differ from sm_90's:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

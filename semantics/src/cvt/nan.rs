@@ -42,8 +42,10 @@ pub enum NanRule {
     Preserve,
     /// The source bits with the low 13 cleared (`.tf32` from `.f32`).
     Truncate,
-    /// Any NaN (`cvt.f32.bf16`).
-    Unspecified,
+    /// Any NaN (`cvt.f32.bf16`); the mask frees sign and payload, and the
+    /// bits given are sm_90's: the source widened exactly (`widened`), or
+    /// with `.ftz` the canonical NaN.
+    Unspecified { widened: bool },
     /// `cvt.rna.satfinite.tf32.f32`: the low 13 bits cleared, then one
     /// `.tf32` unit subtracted (sm_90's saturation acting on the all-ones
     /// exponent). Where that would leave no NaN (the payload lay in the
@@ -69,7 +71,7 @@ pub const fn rule(
     use NanRule::*;
     let rna = matches!(round, Some(Round::NearestAway));
     match (src.id, dst.id) {
-        (id::BF16, id::F32) => Unspecified,
+        (id::BF16, id::F32) => Unspecified { widened: !ftz },
         (id::F64, id::F64) if integral => Quiet,
         (id::F64, id::F64) => Preserve,
         (id::F32, id::F32) if integral || ftz => Canonical,
@@ -93,14 +95,24 @@ pub fn nan_result(
 ) -> (u64, u64, &'static str) {
     let canonical = dst.canonical_nan.unwrap_or(0);
     match rule {
-        NanRule::Unspecified => {
+        NanRule::Unspecified { widened } => {
             // A NaN, any sign and payload: the exponent is fixed, the rest
-            // free (a nonzero significand is implied by "NaN").
-            (
-                canonical,
-                dst.sign_mask() | ((1u64 << dst.man_bits) - 1),
-                BF16_F32_CLAUSE,
-            )
+            // free (a nonzero significand is implied by "NaN"). The bits
+            // given are sm_90's: the source widened exactly, sign and
+            // payload kept, a signalling NaN left signalling (`0x7f81`
+            // gives `0x7f810000`), and with `.ftz` the canonical NaN
+            // (corpus/cvt/hardware/sm_90, edge set).
+            let free = dst.sign_mask() | ((1u64 << dst.man_bits) - 1);
+            if !widened {
+                return (canonical, free, BF16_F32_CLAUSE);
+            }
+            let payload = (bits & ((1u64 << src.man_bits) - 1)) << (dst.man_bits - src.man_bits);
+            let sign = if bits & src.sign_mask() != 0 {
+                dst.sign_mask()
+            } else {
+                0
+            };
+            (sign | dst.inf() | payload, free, BF16_F32_CLAUSE)
         }
         NanRule::Canonical => (canonical, 0, CANONICAL_CLAUSE),
         NanRule::Fixed(bits) => (bits, 0, FIXED_CLAUSE),
