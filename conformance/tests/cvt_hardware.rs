@@ -17,6 +17,17 @@ fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/cvt/hardware/sm_90")
 }
 
+/// The hardware's outputs on the edge sets, as text (`form<TAB>hex hex ...`).
+fn edge_text() -> String {
+    let mut gz = String::new();
+    flate2::read::GzDecoder::new(
+        std::fs::File::open(dir().join("edge.tsv.gz")).expect("edge.tsv.gz"),
+    )
+    .read_to_string(&mut gz)
+    .expect("edge.tsv.gz");
+    gz
+}
+
 /// The model's outputs with the bits the spec leaves unspecified cleared
 /// (the baseline's digests clear the same bits of the hardware's outputs).
 fn model_outputs(f: &HwForm, rows: &[Vec<u64>]) -> Vec<u64> {
@@ -41,12 +52,7 @@ fn tf32_satfinite_nan(a: u64, model: u64) -> u64 {
 fn model_reproduces_the_hardware() {
     let forms = forms_by_text();
     let table = std::fs::read_to_string(dir().join("forms.tsv")).expect("forms.tsv");
-    let mut gz = String::new();
-    flate2::read::GzDecoder::new(
-        std::fs::File::open(dir().join("edge.tsv.gz")).expect("edge.tsv.gz"),
-    )
-    .read_to_string(&mut gz)
-    .expect("edge.tsv.gz");
+    let gz = edge_text();
     let edge: HashMap<&str, Vec<u64>> = gz
         .lines()
         .filter(|l| !l.starts_with('#'))
@@ -362,12 +368,7 @@ fn model_digest_chunks_recomputed() {
 fn unspecified_bits_are_the_hardware_s() {
     let forms = forms_by_text();
     let table = std::fs::read_to_string(dir().join("forms.tsv")).expect("forms.tsv");
-    let mut gz = String::new();
-    flate2::read::GzDecoder::new(
-        std::fs::File::open(dir().join("edge.tsv.gz")).expect("edge.tsv.gz"),
-    )
-    .read_to_string(&mut gz)
-    .expect("edge.tsv.gz");
+    let gz = edge_text();
     let edge: HashMap<&str, &str> = gz
         .lines()
         .filter(|l| !l.starts_with('#'))

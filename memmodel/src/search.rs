@@ -73,21 +73,7 @@ fn run(test: &Litmus, model: Model, witness: bool) -> Result<Verdict, ModelError
         Quantifier::Forall => Expr::Not(Box::new(test.condition.expr.clone())),
         _ => test.condition.expr.clone(),
     };
-    let mut s = Search {
-        prog: &prog,
-        target,
-        witness,
-        scan_undefined: false,
-        verdict: Verdict {
-            holds: false,
-            outcome_found: false,
-            execution: None,
-            violations: BTreeMap::new(),
-            first_violation: None,
-            candidates: 0,
-            undefined: Vec::new(),
-        },
-    };
+    let mut s = Search::new(&prog, target, witness);
     s.search(&per_thread)?;
     let found = s.verdict.outcome_found;
     s.verdict.holds = match test.condition.quantifier {
@@ -212,21 +198,7 @@ pub fn outcomes(test: &Litmus, model: Model) -> Result<Outcomes, ModelError> {
                 .map(|(t, &v)| Expr::Cmp(t.clone(), CmpOp::Eq, Value::Const(v)))
                 .reduce(|a, b| Expr::And(Box::new(a), Box::new(b)))
                 .unwrap_or(Expr::Cmp(Value::Const(0), CmpOp::Eq, Value::Const(0)));
-            let mut s = Search {
-                prog: &prog,
-                target,
-                witness: false,
-                scan_undefined: false,
-                verdict: Verdict {
-                    holds: false,
-                    outcome_found: false,
-                    execution: None,
-                    violations: BTreeMap::new(),
-                    first_violation: None,
-                    candidates: 0,
-                    undefined: Vec::new(),
-                },
-            };
+            let mut s = Search::new(&prog, target, false);
             s.search(&per_thread)?;
             out.push((values, s.verdict.outcome_found));
             if !advance(&mut pick, |k| parts[k].1.len()) {
@@ -402,6 +374,27 @@ struct Search<'a> {
     /// the outcome.
     scan_undefined: bool,
     verdict: Verdict,
+}
+
+impl<'a> Search<'a> {
+    /// A search for `target`, nothing found yet.
+    fn new(prog: &'a Program<'a>, target: Expr, witness: bool) -> Search<'a> {
+        Search {
+            prog,
+            target,
+            witness,
+            scan_undefined: false,
+            verdict: Verdict {
+                holds: false,
+                outcome_found: false,
+                execution: None,
+                violations: BTreeMap::new(),
+                first_violation: None,
+                candidates: 0,
+                undefined: Vec::new(),
+            },
+        }
+    }
 }
 
 /// Three-valued truth, for conditions whose memory values are not known yet.
