@@ -38,6 +38,15 @@ pub struct EvalArgs {
     /// destination per line (hex, or `undef`).
     #[arg(long)]
     pub batch: bool,
+    /// With --batch: write each destination as `BITS:MASK`, the mask
+    /// holding the bits the spec leaves unspecified (don't-care).
+    #[arg(long, requires = "batch")]
+    pub mask: bool,
+    /// Write JSON: one object (with --batch, one object per input line)
+    /// with each destination's bits, its unspecified mask, the flags and
+    /// the spec clause.
+    #[arg(long)]
+    pub json: bool,
     /// For `mov.bW`: unpack the source into this many elements (2 or 4)
     /// rather than pack the sources.
     #[arg(long, value_name = "N", conflicts_with = "pack")]
@@ -171,26 +180,74 @@ fn describe_float(f: &FloatFormat, bits: u64) -> String {
     }
 }
 
-pub fn run(a: EvalArgs) -> Result<ExitCode> {
+/// How destinations are written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// Hex bits.
+    Plain,
+    /// `BITS:MASK`.
+    Mask,
+    /// JSON objects.
+    Json,
+}
+
+impl EvalArgs {
+    fn style(&self) -> Style {
+        if self.json {
+            Style::Json
+        } else if self.mask {
+            Style::Mask
+        } else {
+            Style::Plain
+        }
+    }
+}
+
+/// `{"bits": "0x..", "unspecified": "0x.."}` for one destination.
+pub fn json_value(bits: u128, unspecified: u128, hex_width: usize) -> serde_json::Value {
+    serde_json::json!({
+        "bits": format!("0x{bits:0hex_width$x}"),
+        "unspecified": format!("0x{unspecified:0hex_width$x}"),
+    })
+}
+
+pub fn run(mut a: EvalArgs) -> Result<ExitCode> {
+    // operands may start with `-` (negative numbers, `-inf`), so a flag
+    // written after them arrives as an operand: take it back
+    a.operands.retain(|o| match o.as_str() {
+        "--json" => {
+            a.json = true;
+            false
+        }
+        "--mask" => {
+            a.mask = true;
+            false
+        }
+        _ => true,
+    });
+    if a.mask && !a.batch {
+        bail!("--mask goes with --batch (a single evaluation prints the mask already)");
+    }
     let text = a.instr.trim().trim_end_matches(';');
+    let style = a.style();
     if let Some(form) = RegForm::resolve(text, a.pack.unwrap_or(a.operands.len()), a.unpack)? {
         if a.batch {
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-            form.batch(&mut std::io::stdin().lock(), &mut out)?;
+            form.batch(&mut std::io::stdin().lock(), &mut out, style)?;
             out.flush()?;
         } else {
             let warp = Warp {
                 active: a.active,
                 exited: a.exited & !a.active,
             };
-            form.run(&a.operands, warp)?;
+            form.run(&a.operands, warp, style)?;
         }
         return Ok(ExitCode::SUCCESS);
     }
     let conv = resolve(&a.instr)?;
     if a.batch {
-        return batch(&conv);
+        return batch(&conv, style);
     }
     let n = conv.source_count();
     if a.operands.len() != n {
@@ -208,6 +265,10 @@ pub fn run(a: EvalArgs) -> Result<ExitCode> {
         .collect::<Result<_>>()?;
     let width = conv.dest_width();
     let hex_width = width.div_ceil(4) as usize;
+    if style == Style::Json {
+        println!("{}", cvt_json(&conv, &sources, hex_width));
+        return Ok(ExitCode::SUCCESS);
+    }
     match conv.eval(&sources) {
         Ok(c) => {
             let dst = match &conv {
@@ -238,7 +299,30 @@ pub fn run(a: EvalArgs) -> Result<ExitCode> {
     }
 }
 
-fn batch(conv: &Conversion) -> Result<ExitCode> {
+/// One conversion's result as JSON: the sources, the destination's bits
+/// and unspecified mask, the flags and the clause; or that it is
+/// undefined, with the clause.
+fn cvt_json(conv: &Conversion, sources: &[u64], hex_width: usize) -> serde_json::Value {
+    let src: Vec<String> = sources.iter().map(|s| format!("0x{s:x}")).collect();
+    match conv.eval(sources) {
+        Ok(c) => {
+            let mut v = json_value(u128::from(c.bits), u128::from(c.unspecified), hex_width);
+            v["sources"] = serde_json::json!(src);
+            v["flags"] = serde_json::json!(c.flags.names());
+            v["clause"] = serde_json::json!(c.clause);
+            v
+        }
+        Err(EvalError::Undefined(u)) => serde_json::json!({
+            "sources": src,
+            "undefined": true,
+            "clause": u.clause,
+        }),
+        Err(e) => serde_json::json!({ "sources": src, "error": e.to_string() }),
+    }
+}
+
+fn batch(conv: &Conversion, style: Style) -> Result<ExitCode> {
+    let hex_width = conv.dest_width().div_ceil(4) as usize;
     let n = conv.source_count();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -265,9 +349,11 @@ fn batch(conv: &Conversion) -> Result<ExitCode> {
         if k != n {
             bail!("<stdin>:{lineno}: expected {n} operand(s), got {k}");
         }
-        match conv.eval(&sources) {
-            Ok(c) => writeln!(out, "{:x}", c.bits)?,
-            Err(_) => out.write_all(b"undef\n")?,
+        match (style, conv.eval(&sources)) {
+            (Style::Json, _) => writeln!(out, "{}", cvt_json(conv, &sources, hex_width))?,
+            (Style::Mask, Ok(c)) => writeln!(out, "{:x}:{:x}", c.bits, c.unspecified)?,
+            (_, Ok(c)) => writeln!(out, "{:x}", c.bits)?,
+            (_, Err(_)) => out.write_all(b"undef\n")?,
         }
     }
     out.flush()?;

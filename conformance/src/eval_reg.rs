@@ -3,6 +3,7 @@
 //! whole warp. The values come from `ptx_semantics::sim`, the functions the
 //! kernel interpreter runs.
 
+use crate::eval::{json_value, Style};
 use anyhow::{anyhow, bail, Result};
 use ptx_semantics::catalogue::{split_opcode, Catalogue};
 use ptx_semantics::sim::{
@@ -98,7 +99,7 @@ impl RegForm {
     }
 
     /// Prints the destination(s) for the given operand texts.
-    pub fn run(&self, operands: &[String], warp: Warp) -> Result<()> {
+    pub fn run(&self, operands: &[String], warp: Warp, style: Style) -> Result<()> {
         if operands.len() != self.source_count() {
             bail!(
                 "this form takes {} source operand(s), got {}",
@@ -109,6 +110,10 @@ impl RegForm {
         match self {
             RegForm::Shfl { mode, sync } => {
                 let lanes = warp_lanes(operands, warp)?;
+                if style == Style::Json {
+                    println!("{}", shuffle_json(*mode, *sync, &lanes));
+                    return Ok(());
+                }
                 for line in shuffle_report(*mode, *sync, &lanes) {
                     println!("{line}");
                 }
@@ -119,7 +124,12 @@ impl RegForm {
                     .map(|t| scalar(t))
                     .collect::<Result<Vec<_>>>()?;
                 let width = self.register_bits();
-                for (name, v) in self.scalar_eval(&values)? {
+                let dests = self.scalar_eval(&values)?;
+                if style == Style::Json {
+                    println!("{}", self.scalar_json(&dests));
+                    return Ok(());
+                }
+                for (name, v) in dests {
                     println!("{name} = 0x{v:0w$x}", w = (width / 4) as usize);
                 }
             }
@@ -127,8 +137,28 @@ impl RegForm {
         Ok(())
     }
 
+    /// The destinations as JSON: each with its bits and an unspecified
+    /// mask (`prmt` and `mov` leave no bit unspecified).
+    fn scalar_json(&self, dests: &[(&'static str, u128)]) -> serde_json::Value {
+        let w = (self.register_bits() / 4) as usize;
+        let list: Vec<serde_json::Value> = dests
+            .iter()
+            .map(|(name, v)| {
+                let mut j = json_value(*v, 0, w);
+                j["name"] = serde_json::json!(name);
+                j
+            })
+            .collect();
+        serde_json::json!({ "destinations": list })
+    }
+
     /// `--batch`: one input per line of hex words; one output line each.
-    pub fn batch(&self, input: &mut impl std::io::BufRead, out: &mut impl Write) -> Result<()> {
+    pub fn batch(
+        &self,
+        input: &mut impl std::io::BufRead,
+        out: &mut impl Write,
+        style: Style,
+    ) -> Result<()> {
         let mut line = String::new();
         let mut lineno = 0usize;
         let mut words: Vec<u128> = Vec::new();
@@ -161,11 +191,18 @@ impl RegForm {
                         c: w32(33),
                         membermask: if *sync { w32(34) } else { u32::MAX },
                     });
+                    if style == Style::Json {
+                        writeln!(out, "{}", shuffle_json(*mode, *sync, &lanes))?;
+                        continue;
+                    }
                     let outs = shuffle(*mode, *sync, &lanes);
                     let text: Vec<String> = outs
                         .iter()
-                        .map(|o| match o {
-                            Some(Ok(r)) if r.d.is_known() => format!("{:x}", r.d.bits),
+                        .map(|o| match (o, style) {
+                            (Some(Ok(r)), Style::Mask) => {
+                                format!("{:x}:{:x}", r.d.bits, r.d.unspecified)
+                            }
+                            (Some(Ok(r)), _) if r.d.is_known() => format!("{:x}", r.d.bits),
                             _ => "undef".to_string(),
                         })
                         .collect();
@@ -180,7 +217,17 @@ impl RegForm {
                         );
                     }
                     let ds = self.scalar_eval(&words)?;
-                    let text: Vec<String> = ds.iter().map(|(_, v)| format!("{v:x}")).collect();
+                    if style == Style::Json {
+                        writeln!(out, "{}", self.scalar_json(&ds))?;
+                        continue;
+                    }
+                    let text: Vec<String> = ds
+                        .iter()
+                        .map(|(_, v)| match style {
+                            Style::Mask => format!("{v:x}:0"),
+                            _ => format!("{v:x}"),
+                        })
+                        .collect();
                     writeln!(out, "{}", text.join(" "))?;
                 }
             }
@@ -243,6 +290,31 @@ fn shuffle(mode: ShflMode, sync: bool, lanes: &[ShflLane; 32]) -> [LaneResult; 3
     } else {
         shfl(mode, lanes).map(|o| o.map(Ok))
     }
+}
+
+/// Every lane as JSON: whether it executes, its `d` (bits and unspecified
+/// mask), `p`, the lane `d` came from, and the clause where the result or
+/// the behaviour is undefined.
+fn shuffle_json(mode: ShflMode, sync: bool, lanes: &[ShflLane; 32]) -> serde_json::Value {
+    let list: Vec<serde_json::Value> = shuffle(mode, sync, lanes)
+        .iter()
+        .enumerate()
+        .map(|(i, o)| match o {
+            None => serde_json::json!({ "lane": i, "executes": false }),
+            Some(Err(u)) => serde_json::json!({
+                "lane": i, "undefined": true, "clause": u.to_string(),
+            }),
+            Some(Ok(r)) => {
+                let mut j = json_value(u128::from(r.d.bits), u128::from(r.d.unspecified), 8);
+                j["lane"] = serde_json::json!(i);
+                j["p"] = serde_json::json!(r.p);
+                j["source"] = serde_json::json!(r.source);
+                j["clause"] = serde_json::json!(r.why.map(|u| u.to_string()));
+                j
+            }
+        })
+        .collect();
+    serde_json::json!({ "lanes": list })
 }
 
 /// One line per lane: its `d` and `p`, the lane `d` came from, and the

@@ -209,3 +209,58 @@ fn shfl_over_a_warp() {
         "{out}"
     );
 }
+
+#[test]
+fn masks_come_beside_the_bits_in_batch_and_json() {
+    // "For cvt.f32.bf16, NaN input yields unspecified NaN" (9.7.9.21): the
+    // exponent is fixed, sign and significand free (mask 0x807fffff); the
+    // bits given are an sm_90's (the bf16 NaN widened, 0x7f81 -> 0x7f810000).
+    // 1.0 in bf16 is 0x3f80, in f32 0x3f800000: nothing unspecified.
+    let (rc, out, err) = conform(
+        &["eval", "cvt.f32.bf16", "--batch", "--mask"],
+        Some("7f81\n3f80\n"),
+    );
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(out, "7f810000:807fffff\n3f800000:0\n");
+    // without --mask the batch output is as before
+    let (_, out, _) = conform(&["eval", "cvt.f32.bf16", "--batch"], Some("3f80\n"));
+    assert_eq!(out, "3f800000\n");
+    // JSON, one object per line, with the clause
+    let (rc, out, _) = conform(
+        &["eval", "cvt.f32.bf16", "--batch", "--json"],
+        Some("7f81\n"),
+    );
+    assert_eq!(rc, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["bits"], "0x7f810000");
+    assert_eq!(v["unspecified"], "0x807fffff");
+    assert!(
+        v["clause"].as_str().unwrap().contains("unspecified `NaN`"),
+        "{v}"
+    );
+    // a single evaluation, the flag written after the operand
+    let (rc, out, err) = conform(&["eval", "cvt.rn.f16.f32", "1.5", "--json"], None);
+    assert_eq!(rc, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["bits"], "0x3e00");
+    assert_eq!(v["unspecified"], "0x0000");
+    // prmt leaves nothing unspecified; its JSON says so
+    let (_, out, _) = conform(
+        &[
+            "eval",
+            "prmt.b32",
+            "0x44332211",
+            "0x88776655",
+            "0x3210",
+            "--json",
+        ],
+        None,
+    );
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["destinations"][0]["bits"], "0x44332211");
+    assert_eq!(v["destinations"][0]["unspecified"], "0x00000000");
+    // --mask needs --batch
+    let (rc, _, err) = conform(&["eval", "cvt.f32.bf16", "0x7f81", "--mask"], None);
+    assert_eq!(rc, 2);
+    assert!(err.contains("--mask goes with --batch"), "{err}");
+}
