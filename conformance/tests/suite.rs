@@ -192,3 +192,48 @@ fn bad_input_exits_2() {
     let _ = std::fs::remove_dir_all(d);
     let _ = std::fs::remove_dir_all(out);
 }
+
+/// The built-in suite is written once into the cache and reused: the run
+/// folder holds the results only; another seed is another suite.
+#[test]
+fn the_built_in_suite_is_cached_not_copied_into_every_run() {
+    let cache = tmp("ptx-suite-test", "cache");
+    let run = |out: &Path, seed: &str| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_conform"))
+            .args(["run", "--impl", "simulator", "-q", "--seed", seed, "--out"])
+            .arg(out)
+            .args(["--filter", "prmt.b32*"])
+            .env("PTX_CONFORM_CACHE", &cache)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let (a, b, c) = (
+        tmp("ptx-suite-test", "cached-a"),
+        tmp("ptx-suite-test", "cached-b"),
+        tmp("ptx-suite-test", "cached-c"),
+    );
+    let first = run(&a, "1");
+    assert!(first.contains("generated the default suite"), "{first}");
+    let second = run(&b, "1");
+    assert!(second.contains("generated before"), "{second}");
+    for d in [&a, &b] {
+        assert!(d.join("results.json").exists());
+        assert!(
+            !d.join("suite").exists(),
+            "no suite copy in {}",
+            d.display()
+        );
+    }
+    let same = |d: &Path| results(d)["suite"]["path"].clone();
+    assert_eq!(same(&a), same(&b));
+    let third = run(&c, "2");
+    assert!(third.contains("generated the default suite"), "{third}");
+    assert_ne!(same(&a), same(&c));
+    let suites = std::fs::read_dir(&cache).unwrap().count();
+    assert_eq!(suites, 2, "one suite per seed");
+    for d in [a, b, c, cache] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}

@@ -134,6 +134,69 @@ pub(crate) fn now() -> (String, String) {
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
+/// Where this build keeps the built-in suite for `opts`: generated once and
+/// reused by later runs, in `PTX_CONFORM_CACHE`, else
+/// `$XDG_CACHE_HOME/ptx-conform`, else `~/.cache/ptx-conform`. The name
+/// digests the `conform` executable (path, size, modification time), the
+/// seed and the filters, so a rebuilt `conform` never reads a suite an
+/// older build wrote.
+fn cached_suite_dir(opts: &ptx_gen::suite::Options) -> Result<PathBuf> {
+    let base = std::env::var_os("PTX_CONFORM_CACHE")
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("XDG_CACHE_HOME").map(|p| PathBuf::from(p).join("ptx-conform"))
+        })
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/ptx-conform")))
+        .unwrap_or_else(|| PathBuf::from("conform-out/cache"));
+    std::fs::create_dir_all(&base).with_context(|| format!("cannot create {}", base.display()))?;
+    let exe = std::env::current_exe().context("cannot find the conform executable")?;
+    let meta = std::fs::metadata(&exe).with_context(|| format!("{}", exe.display()))?;
+    let mtime = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    let key = format!(
+        "{}|{}|{mtime}|{}|{}|{}",
+        exe.display(),
+        meta.len(),
+        env!("CARGO_PKG_VERSION"),
+        opts.seed,
+        opts.filter.join("\u{1}")
+    );
+    let digest = key.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    Ok(base.join(format!("suite-{digest:016x}")))
+}
+
+/// Removes the cached suites other than `keep` (those of earlier builds),
+/// so the cache holds one suite per seed and filter of the newest build at
+/// most a few times over.
+fn forget_other_suites(keep: &Path) {
+    let Some(base) = keep.parent() else { return };
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return;
+    };
+    let exe_time = std::env::current_exe()
+        .and_then(std::fs::metadata)
+        .and_then(|m| m.modified())
+        .ok();
+    for e in entries.flatten() {
+        let p = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        // only suites older than this executable: another build's, not a
+        // concurrent run's of this one with another seed
+        let older = match (exe_time, e.metadata().and_then(|m| m.modified())) {
+            (Some(exe), Ok(t)) => t < exe,
+            _ => false,
+        };
+        if p != keep && name.starts_with("suite-") && older {
+            let _ = std::fs::remove_dir_all(&p);
+        }
+    }
+}
+
 pub fn run(a: RunArgs) -> Result<ExitCode> {
     let (stamp, started) = now();
     let impl_word: String = a
@@ -167,25 +230,35 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
     let suite_dir = match &a.suite {
         Some(d) => d.clone(),
         None => {
-            let dir = out.join("suite");
             let opts = ptx_gen::suite::Options {
                 seed: a.seed,
                 filter: a.filter.clone(),
                 ..Default::default()
             };
-            let bar = progress_bar(a.quiet, 0, "generating");
-            let t = Instant::now();
-            ptx_gen::suite::write(&dir, &opts, cpus, &|d, n| {
-                bar.set_length(n as u64);
-                bar.set_position(d as u64);
-            })
-            .map_err(|e| anyhow!(e))?;
-            bar.finish_and_clear();
-            eprintln!(
-                "generated the default suite in {:.1} s: {}",
-                t.elapsed().as_secs_f64(),
-                dir.display()
-            );
+            let dir = cached_suite_dir(&opts)?;
+            if dir.exists() {
+                eprintln!("the default suite, generated before: {}", dir.display());
+            } else {
+                let bar = progress_bar(a.quiet, 0, "generating");
+                let t = Instant::now();
+                let written = ptx_gen::suite::write(&dir, &opts, cpus, &|d, n| {
+                    bar.set_length(n as u64);
+                    bar.set_position(d as u64);
+                });
+                bar.finish_and_clear();
+                // another run may have written the same suite meanwhile
+                if let Err(e) = written {
+                    if !dir.exists() {
+                        bail!(e);
+                    }
+                }
+                eprintln!(
+                    "generated the default suite in {:.1} s: {}",
+                    t.elapsed().as_secs_f64(),
+                    dir.display()
+                );
+                forget_other_suites(&dir);
+            }
             dir
         }
     };
