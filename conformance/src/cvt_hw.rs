@@ -188,6 +188,19 @@ pub fn block_digest(start: usize, outputs: &[u64]) -> u64 {
 /// Rows per digest block in the baseline.
 pub const BLOCK: usize = 16384;
 
+/// sm_90's `cvt.rna.satfinite.tf32.f32` on an all-ones exponent: clear the
+/// low 13 bits, then subtract one `.tf32` unit (so a NaN whose payload was
+/// in the cleared bits becomes MAX_NORM, and one of one unit infinity);
+/// `model` elsewhere (corpus/cvt/hardware/sm_90/divergences.tsv).
+pub fn tf32_satfinite_nan(a: u64, model: u64) -> u64 {
+    let t = a & 0xffff_e000;
+    if a & 0x7f80_0000 == 0x7f80_0000 && a & 0x7f_ffff != 0 && (t >> 13) & 0x3ff < 2 {
+        t - 0x2000
+    } else {
+        model
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

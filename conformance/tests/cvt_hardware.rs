@@ -6,7 +6,7 @@
 //! behaves as, and the model must differ from the hardware there at least
 //! once (else the entry is stale).
 
-use ptx_conformance::cvt_hw::{block_digest, HwForm, BLOCK};
+use ptx_conformance::cvt_hw::{block_digest, tf32_satfinite_nan, HwForm, BLOCK};
 use ptx_conformance::cvt_hw_cmd::{forms_by_text, RANDOM_ROWS, SEED, TARGET, VERSION};
 use ptx_gen::cvt::vectors;
 use std::collections::HashMap;
@@ -34,18 +34,6 @@ fn model_outputs(f: &HwForm, rows: &[Vec<u64>]) -> Vec<u64> {
     rows.iter()
         .map(|r| f.model(r).map_or(u64::MAX, |(b, dc)| b & !dc))
         .collect()
-}
-
-/// sm_90's `cvt.rna.satfinite.tf32.f32` on an all-ones exponent: clear the
-/// low 13 bits, then subtract one `.tf32` unit (so a NaN whose payload was
-/// in the cleared bits becomes MAX_NORM, and one of one unit infinity).
-fn tf32_satfinite_nan(a: u64, model: u64) -> u64 {
-    let t = a & 0xffff_e000;
-    if a & 0x7f80_0000 == 0x7f80_0000 && a & 0x7f_ffff != 0 && (t >> 13) & 0x3ff < 2 {
-        t - 0x2000
-    } else {
-        model
-    }
 }
 
 #[test]

@@ -71,11 +71,15 @@ pub struct Counts {
     pub fail: u64,
     pub skip: u64,
     pub error: u64,
+    /// Cases that differ from the spec's expectation exactly as a
+    /// documented divergence of the implementation says (`--known`).
+    #[serde(default)]
+    pub known: u64,
 }
 
 impl Counts {
     pub fn total(&self) -> u64 {
-        self.pass + self.fail + self.skip + self.error
+        self.pass + self.fail + self.skip + self.error + self.known
     }
 
     pub fn add(&mut self, status: Status, n: u64) {
@@ -84,6 +88,7 @@ impl Counts {
             Status::Fail => self.fail += n,
             Status::Skip => self.skip += n,
             Status::Error => self.error += n,
+            Status::Known => self.known += n,
         }
     }
 
@@ -92,6 +97,7 @@ impl Counts {
         self.fail += other.fail;
         self.skip += other.skip;
         self.error += other.error;
+        self.known += other.known;
     }
 }
 
@@ -109,6 +115,9 @@ pub enum Status {
     /// The implementation could not run the group: it rejected the PTX,
     /// crashed, or ran past the timeout.
     Error,
+    /// Differs from the spec's expectation exactly as a documented
+    /// divergence of the implementation says (`conform run --known`).
+    Known,
 }
 
 /// One group of the suite.

@@ -12,6 +12,7 @@ pub mod compare;
 #[cfg(feature = "cuda")]
 pub mod cuda;
 pub mod impls;
+pub mod known;
 
 pub use ptx_gen::suite::file_stem;
 
@@ -79,6 +80,13 @@ pub struct RunArgs {
     /// are skipped.
     #[arg(long)]
     pub include_undefined: bool,
+    /// Documented divergences of the implementation: `sm_90` (the list
+    /// shipped for sm_90 GPUs, corpus/cvt/hardware/sm_90/divergences.tsv)
+    /// or a file in that format. A case that differs exactly as a listed
+    /// divergence says is `known`, not `fail`; a run whose only
+    /// differences are known exits 0.
+    #[arg(long, value_name = "sm_90|FILE")]
+    pub known: Option<String>,
 }
 
 fn implementation(a: &RunArgs, out: &Path) -> Result<Box<dyn Implementation>> {
@@ -217,8 +225,9 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
             out.display()
         );
     }
-    // the implementation first, so that one that cannot start leaves no
-    // empty folder behind
+    // the divergence list and the implementation first, so that a bad list
+    // or one that cannot start leaves no empty folder behind
+    let known_list = a.known.as_deref().map(known::Known::load).transpose()?;
     let imp = implementation(&a, &out)?;
     std::fs::create_dir_all(&out).with_context(|| format!("{}", out.display()))?;
     let _ = ctrlc::set_handler(|| {
@@ -268,7 +277,16 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
         .jobs
         .unwrap_or(if a.implementation == "cuda" { 1 } else { cpus })
         .max(1);
-    let results = execute(&*imp, &manifest, &suite_dir, &filter, &a, jobs, started)?;
+    let results = execute(
+        &*imp,
+        &manifest,
+        &suite_dir,
+        &filter,
+        &a,
+        jobs,
+        started,
+        known_list.as_ref(),
+    )?;
     write_outputs(&out, &results)?;
     let t = &results.totals;
     println!(
@@ -310,6 +328,7 @@ pub fn progress_bar(quiet: bool, len: u64, msg: impl Into<String>) -> ProgressBa
 }
 
 /// Runs every selected group with `jobs` workers.
+#[allow(clippy::too_many_arguments)] // the run's parts, each from another source
 pub fn execute(
     imp: &dyn Implementation,
     m: &Manifest,
@@ -318,6 +337,7 @@ pub fn execute(
     a: &RunArgs,
     jobs: usize,
     started: String,
+    known: Option<&known::Known>,
 ) -> Result<Results> {
     let t0 = Instant::now();
     let selected: Vec<&Group> = m
@@ -344,7 +364,15 @@ pub fn execute(
                 }
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(g) = selected.get(i) else { break };
-                let r = run_group(imp, g, dir, timeout, a.max_failures, a.include_undefined);
+                let r = run_group(
+                    imp,
+                    g,
+                    dir,
+                    timeout,
+                    a.max_failures,
+                    a.include_undefined,
+                    known,
+                );
                 progress.inc(g.cases);
                 *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
             });
@@ -367,7 +395,14 @@ pub fn execute(
     }
     Ok(Results {
         schema: ptx_reports::SCHEMA.to_string(),
-        implementation: imp.info(),
+        implementation: {
+            let mut info = imp.info();
+            if let Some(k) = known {
+                info.details
+                    .insert("known_divergences".into(), k.source.clone());
+            }
+            info
+        },
         suite: SuiteInfo {
             path: dir.display().to_string(),
             seed: m.seed,
@@ -391,6 +426,7 @@ fn run_group(
     timeout: Duration,
     max_failures: usize,
     include_undefined: bool,
+    known: Option<&known::Known>,
 ) -> GroupResult {
     let undefined = !g.expect.is_defined();
     let mut r = GroupResult {
@@ -482,7 +518,17 @@ fn run_group(
         Err(_) => all(&mut r, Status::Error, "the implementation panicked".into()),
         Ok(Err(e)) => all(&mut r, Status::Error, e.0),
         Ok(Ok(actual)) => {
-            compare::group(g, input, expected, mask, &actual, max_failures, &mut r);
+            let rule = known.and_then(|k| k.rule(&g.form));
+            compare::group(
+                g,
+                input,
+                expected,
+                mask,
+                &actual,
+                max_failures,
+                rule,
+                &mut r,
+            );
             if actual.len() == expected.len() {
                 r.digests = Some(compare::digests(input, &actual, mask));
             }

@@ -40,6 +40,7 @@ tr.attention > th { color: var(--fail); }
   font-size: 12px; font-weight: 600; color: #fff; }
 .badge.pass { background: var(--pass); } .badge.fail { background: var(--fail); }
 .badge.skip { background: var(--skip); } .badge.error { background: var(--error); }
+.badge.known, .verdict.known { background: #7a9cc6; }
 .tag { display: inline-block; border: 1px solid var(--line); border-radius: 10px; padding: 0 6px; font-size: 12px; color: var(--muted); }
 .tag.spec { border-color: #d4a72c; color: #7d4e00; }
 .bar { display: flex; height: 10px; min-width: 120px; border-radius: 3px; overflow: hidden; background: var(--soft); }
@@ -186,15 +187,15 @@ fn header(out: &mut String, r: &Results, status: Status, verdict_words: &str) {
         out,
         "groups",
         &format!(
-            "{} pass, {} fail, {} skip, {} error",
-            gt.pass, gt.fail, gt.skip, gt.error
+            "{} pass, {} fail, {} skip, {} error, {} known",
+            gt.pass, gt.fail, gt.skip, gt.error, gt.known
         ),
     );
     out.push_str("</dl></div>\n</div>\n");
 
     out.push_str(
         "<table class=\"totals\" id=\"totals\"><thead><tr><th class=\"n\">pass</th>\
-         <th class=\"n\">fail</th><th class=\"n\">skip</th><th class=\"n\">error</th>\
+         <th class=\"n\">fail</th><th class=\"n\">skip</th><th class=\"n\">error</th><th class=\"n\">known</th>\
          <th class=\"n\">cases</th><th>share</th></tr></thead>\n<tbody><tr>",
     );
     count_cells(out, &r.totals);
@@ -212,7 +213,7 @@ fn families(out: &mut String, r: &Results) {
         "<section id=\"families\">\n<h2>By instruction family</h2>\n\
          <table class=\"families\"><thead><tr><th>family</th><th class=\"n\">groups</th>\
          <th class=\"n\">failing groups</th><th class=\"n\">groups in error</th><th class=\"n\">pass</th><th class=\"n\">fail</th>\
-         <th class=\"n\">skip</th><th class=\"n\">error</th><th class=\"n\">cases</th>\
+         <th class=\"n\">skip</th><th class=\"n\">error</th><th class=\"n\">known</th><th class=\"n\">cases</th>\
          <th>share</th></tr></thead>\n<tbody>\n",
     );
     for f in family_rows(r) {
@@ -496,7 +497,7 @@ fn all_groups(out: &mut String, r: &Results) {
         out.push_str(
             "<div class=\"wide\"><table class=\"groups\"><thead><tr><th>status</th><th>group</th><th>form</th>\
              <th>PTX ISA</th><th>expectations</th><th class=\"n\">pass</th><th class=\"n\">fail</th>\
-             <th class=\"n\">skip</th><th class=\"n\">error</th><th class=\"n\">time</th>\
+             <th class=\"n\">skip</th><th class=\"n\">error</th><th class=\"n\">known</th><th class=\"n\">time</th>\
              <th>reason</th></tr></thead>\n<tbody>\n",
         );
         for &&(index, g) in &groups {
@@ -554,6 +555,7 @@ fn count_cells(out: &mut String, c: &Counts) {
         ("fail", c.fail),
         ("skip", c.skip),
         ("error", c.error),
+        ("known", c.known),
     ] {
         let _ = write!(
             out,

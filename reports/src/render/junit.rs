@@ -48,6 +48,16 @@ pub fn junit(r: &Results) -> String {
                         attr(g.reason.as_deref().unwrap_or("skipped"))
                     );
                 }
+                Status::Known => {
+                    t.skipped += 1;
+                    let _ = write!(
+                        body,
+                        ">\n      <skipped message=\"{} of {} cases differ as a documented divergence: {}\"/>\n    </testcase>\n",
+                        g.counts.known,
+                        g.counts.total(),
+                        attr(g.reason.as_deref().unwrap_or("known divergence"))
+                    );
+                }
                 Status::Fail => {
                     t.failures += 1;
                     let (message, details) = failure_text(g);

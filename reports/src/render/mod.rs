@@ -37,6 +37,8 @@ pub fn group_status(group: &GroupResult) -> Status {
         Status::Error
     } else if c.fail > 0 {
         Status::Fail
+    } else if c.known > 0 {
+        Status::Known
     } else if c.pass == 0 && c.skip > 0 {
         Status::Skip
     } else {
@@ -56,8 +58,9 @@ fn status_rank(s: Status) -> u8 {
     match s {
         Status::Fail => 0,
         Status::Error => 1,
-        Status::Skip => 2,
-        Status::Pass => 3,
+        Status::Known => 2,
+        Status::Skip => 3,
+        Status::Pass => 4,
     }
 }
 
@@ -67,6 +70,7 @@ pub(crate) fn status_word(s: Status) -> &'static str {
         Status::Fail => "fail",
         Status::Skip => "skip",
         Status::Error => "error",
+        Status::Known => "known",
     }
 }
 
@@ -134,6 +138,7 @@ pub(crate) fn reasons(r: &Results, status: Status) -> Vec<(&str, u64, u64)> {
             Status::Error => g.counts.error,
             Status::Fail => g.counts.fail,
             Status::Pass => g.counts.pass,
+            Status::Known => g.counts.known,
         };
         let e = by_reason.entry(reason).or_default();
         e.0 += 1;
@@ -247,6 +252,14 @@ pub(crate) fn verdict(r: &Results) -> (Status, String) {
             g.error,
             plural(g.error, "group", "groups"),
             t.error
+        ));
+    }
+    if t.known > 0 {
+        words.push(format!(
+            "{} cases in {} {} differ as documented divergences (known)",
+            t.known,
+            g.known,
+            plural(g.known, "group", "groups")
         ));
     }
     let status = if t.fail > 0 {

@@ -22,6 +22,7 @@ fn counts(pass: u64, fail: u64, skip: u64, error: u64) -> Counts {
         fail,
         skip,
         error,
+        known: 0,
     }
 }
 
