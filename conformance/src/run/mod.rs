@@ -290,12 +290,17 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
     write_outputs(&out, &results)?;
     let t = &results.totals;
     println!(
-        "{}: {} pass, {} fail, {} skip, {} error{}",
+        "{}: {} pass, {} fail, {} skip, {} error{}{}",
         imp.info().name,
         t.pass,
         t.fail,
         t.skip,
         t.error,
+        if t.known > 0 {
+            format!(", {} known (documented divergences)", t.known)
+        } else {
+            String::new()
+        },
         if results.complete {
             ""
         } else {
