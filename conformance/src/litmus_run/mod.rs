@@ -18,6 +18,8 @@ use ptx_memmodel::{Model, Outcomes};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// Run litmus tests on a GPU (`--impl cuda`) or the interpreter (`--impl
@@ -35,7 +37,7 @@ use std::time::Instant;
 /// `results.junit.xml` into `--out`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Exit codes: 0 no forbidden outcome seen, 1 some test showed an outcome the model forbids, 2 usage error, no GPU or driver, or every test failed to run."
+    after_help = "Exit codes: 0 no forbidden outcome seen, 1 some test showed an outcome the model forbids, 2 usage error, no GPU or driver, or every test failed to run, 130 interrupted (Ctrl-C: the results cover the tests that ran)."
 )]
 pub struct RunArgs {
     /// Litmus files, or folders searched for `*.litmus`.
@@ -83,11 +85,16 @@ pub struct RunArgs {
     /// The longest one launch may run.
     #[arg(long, default_value_t = 10.0)]
     timeout: f64,
+    /// Tests run at once with --impl simulator (default: every core; a GPU
+    /// runs one at a time).
+    #[arg(short, long)]
+    jobs: Option<usize>,
     /// Print each test's kernel (PTX) or the reason it cannot run, and
     /// run nothing.
     #[arg(long)]
     print_ptx: bool,
-    /// No progress bar.
+    /// No progress bar, and no line per skipped test (the results list
+    /// them).
     #[arg(short, long)]
     quiet: bool,
 }
@@ -274,18 +281,50 @@ fn run_all(args: &RunArgs, files: &[PathBuf], backend: &Backend) -> Result<ExitC
     let bar = crate::run::progress_bar(args.quiet, files.len() as u64, "litmus");
     let started = crate::run::now().1;
     let t0 = Instant::now();
-    let mut results = Vec::new();
-    for (i, path) in files.iter().enumerate() {
-        bar.set_message(
-            path.file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-        );
-        let r = one_test(backend, args, path, ctas, args.seed.wrapping_add(i as u64));
-        results.push(r);
-        bar.inc(1);
-    }
+    // Ctrl-C: finish the tests in flight, write what ran; a second one
+    // ends the process at once
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+    // one GPU runs one test at a time; the simulator runs them in parallel
+    let jobs = if backend.simulator() {
+        args.jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1)
+    } else {
+        1
+    };
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<TestResult>>> = files.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| loop {
+                if INTERRUPTED.load(Ordering::SeqCst) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(path) = files.get(i) else { break };
+                if jobs == 1 {
+                    bar.set_message(
+                        path.file_stem()
+                            .map(|s| s.to_string_lossy().into_owned())
+                            .unwrap_or_default(),
+                    );
+                }
+                let r = one_test(backend, args, path, ctas, args.seed.wrapping_add(i as u64));
+                *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+                bar.inc(1);
+            });
+        }
+    });
     bar.finish_and_clear();
+    let results: Vec<TestResult> = slots
+        .into_iter()
+        .filter_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .collect();
+    let complete = results.len() == files.len();
     let summary = report::Summary {
         device,
         driver,
@@ -297,6 +336,7 @@ fn run_all(args: &RunArgs, files: &[PathBuf], backend: &Backend) -> Result<ExitC
         test_fraction: fraction(args, backend),
         stress: args.stress,
         seed: args.seed,
+        complete,
     };
     report::write(&args.out, &summary, &results)?;
     let forbidden: u64 = results.iter().map(TestResult::forbidden_seen).sum();
@@ -311,7 +351,7 @@ fn run_all(args: &RunArgs, files: &[PathBuf], backend: &Backend) -> Result<ExitC
         args.out.display()
     );
     for r in &results {
-        if let Some(why) = &r.skipped {
+        if let (Some(why), false) = (&r.skipped, args.quiet) {
             eprintln!("  skipped {}: {why}", r.name);
         }
         for (v, n, ok) in &r.histogram {
@@ -320,14 +360,25 @@ fn run_all(args: &RunArgs, files: &[PathBuf], backend: &Backend) -> Result<ExitC
             }
         }
     }
+    if !complete {
+        eprintln!(
+            "interrupted: {} of {} tests ran; the results cover those",
+            results.len(),
+            files.len()
+        );
+    }
     Ok(ExitCode::from(if forbidden > 0 {
         1
+    } else if !complete {
+        130
     } else if ran == 0 {
         2
     } else {
         0
     }))
 }
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// The simulator runs every thread as a test thread: stress threads would
 /// only cost steps in an interpreter whose interleaving is fixed.

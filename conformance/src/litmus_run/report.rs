@@ -22,6 +22,8 @@ pub struct Summary {
     pub test_fraction: f64,
     pub stress: u32,
     pub seed: u64,
+    /// False when the run was interrupted: only the tests listed ran.
+    pub complete: bool,
 }
 
 #[derive(Serialize)]
@@ -121,6 +123,9 @@ fn html(s: &Summary, results: &[TestResult]) -> String {
         s.stress,
         s.seed
     );
+    if !s.complete {
+        h.push_str("<p><strong>Interrupted:</strong> only the tests below ran.</p>\n");
+    }
     let forbidden = results.iter().filter(|r| r.forbidden_seen() > 0).count();
     let skipped = results.iter().filter(|r| r.skipped.is_some()).count();
     let _ = writeln!(
