@@ -214,17 +214,28 @@ pub fn json_value(bits: u128, unspecified: u128, hex_width: usize) -> serde_json
 pub fn run(mut a: EvalArgs) -> Result<ExitCode> {
     // operands may start with `-` (negative numbers, `-inf`), so a flag
     // written after them arrives as an operand: take it back
-    a.operands.retain(|o| match o.as_str() {
-        "--json" => {
-            a.json = true;
-            false
+    let mut operands = Vec::new();
+    let mut words = std::mem::take(&mut a.operands).into_iter();
+    while let Some(o) = words.next() {
+        let mut value = |flag: &str| words.next().ok_or_else(|| anyhow!("{flag} needs a value"));
+        match o.as_str() {
+            "--json" => a.json = true,
+            "--mask" => a.mask = true,
+            "--batch" => a.batch = true,
+            "--active" => {
+                a.active = eval_reg::parse_mask(&value("--active")?)
+                    .map_err(|e| anyhow!("--active: {e}"))?
+            }
+            "--exited" => {
+                a.exited = eval_reg::parse_mask(&value("--exited")?)
+                    .map_err(|e| anyhow!("--exited: {e}"))?
+            }
+            "--pack" => a.pack = Some(value("--pack")?.parse().context("--pack: a count")?),
+            "--unpack" => a.unpack = Some(value("--unpack")?.parse().context("--unpack: a count")?),
+            _ => operands.push(o),
         }
-        "--mask" => {
-            a.mask = true;
-            false
-        }
-        _ => true,
-    });
+    }
+    a.operands = operands;
     if a.mask && !a.batch {
         bail!("--mask goes with --batch (a single evaluation prints the mask already)");
     }

@@ -264,3 +264,21 @@ fn masks_come_beside_the_bits_in_batch_and_json() {
     assert_eq!(rc, 2);
     assert!(err.contains("--mask goes with --batch"), "{err}");
 }
+
+#[test]
+fn options_may_follow_the_operands() {
+    // operands may start with `-` (negative numbers), which is why the
+    // options are also looked for among them
+    let (rc, out, err) = conform(&["eval", "mov.b32", "0x44332211", "--unpack", "4"], None);
+    assert_eq!(rc, 0, "{err}");
+    assert!(
+        out.contains("d.x = 0x11") && out.contains("d.w = 0x44"),
+        "{out}"
+    );
+    let (rc, out, _) = conform(&["eval", "cvt.rn.f16.f32", "-1.5", "--json"], None);
+    assert_eq!(rc, 0);
+    assert!(out.contains("\"bits\":\"0xbe00\""), "{out}");
+    let (rc, _, err) = conform(&["eval", "mov.b32", "0x1", "--unpack"], None);
+    assert_eq!(rc, 2);
+    assert!(err.contains("--unpack needs a value"), "{err}");
+}
