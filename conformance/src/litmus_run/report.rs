@@ -22,6 +22,8 @@ pub struct Summary {
     pub test_fraction: f64,
     pub stress: u32,
     pub seed: u64,
+    /// CTAs per cluster for tests whose CTAs share one.
+    pub cluster_size: u32,
     /// False when the run was interrupted: only the tests listed ran.
     pub complete: bool,
 }
