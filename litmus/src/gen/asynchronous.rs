@@ -128,6 +128,14 @@ pub fn set(opts: &Options) -> Vec<Generated> {
     b.out
 }
 
+/// The semantics and scopes of the mbarrier waits the families try.
+const WAIT_ORDERS: [(&str, Scope); 4] = [
+    ("acquire", Scope::Cta),
+    ("acquire", Scope::Cluster),
+    ("relaxed", Scope::Cta),
+    ("relaxed", Scope::Cluster),
+];
+
 const FENCES_G2A: &[(&str, &str)] = &[
     ("no-fence", ""),
     ("fence.proxy.async", "fence.proxy.async"),
@@ -227,12 +235,7 @@ fn g2a_mp(b: &mut Builder) {
 fn a2g(b: &mut Builder) {
     let v = b.seed_value;
     for waiter in ["issuer", "other-warp"] {
-        for (sem, scope) in [
-            ("acquire", Scope::Cta),
-            ("acquire", Scope::Cluster),
-            ("relaxed", Scope::Cta),
-            ("relaxed", Scope::Cluster),
-        ] {
+        for (sem, scope) in WAIT_ORDERS {
             let sc = scope_name(scope);
             let copy = [
                 "mbarrier.arrive.expect_tx.release.cta bar, 16",
@@ -444,12 +447,7 @@ fn bulk_read_reuse(b: &mut Builder) {
 fn st_async(b: &mut Builder) {
     let v = b.seed_value;
     for placement in ["same-cta", "same-cluster"] {
-        for (sem, scope) in [
-            ("acquire", Scope::Cta),
-            ("acquire", Scope::Cluster),
-            ("relaxed", Scope::Cta),
-            ("relaxed", Scope::Cluster),
-        ] {
+        for (sem, scope) in WAIT_ORDERS {
             let sc = scope_name(scope);
             let writer = lines(&[&format!("st.async d, {v}, bar")]);
             let reader = lines(&[
