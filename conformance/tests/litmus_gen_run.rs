@@ -336,3 +336,19 @@ fn the_gpu_reproducers_have_the_verdicts_the_docs_give() {
         assert_eq!(verdict(m), '0', "{m}");
     }
 }
+
+#[test]
+fn a_loop_gives_up_rather_than_hang_the_gpu() {
+    // P1 spins until it reads the flag: on a GPU the instance could wait
+    // for ever if the flag's store were lost; the kernel bounds the loop
+    let dir = temp_dir("loop");
+    let spin = "PTX spin\n{\nx = 0;\n}\n P0@cta 0,gpu 0      | P1@cta 1,gpu 0          ;\n st.relaxed.gpu x, 1 | LC00:                   ;\n                     | ld.relaxed.gpu r0, x    ;\n                     | beq r0, 0, LC00         ;\nexists (P1:r0 == 1)\n";
+    let f = dir.join("spin.litmus");
+    std::fs::write(&f, spin).unwrap();
+    let o = conform(&["litmus", "run", "--print-ptx", f.to_str().unwrap()]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("T1_GIVE_UP:") && t.contains("65536"), "{t}");
+    assert!(!t.contains("T0_GIVE_UP"), "P0 has no loop: {t}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -9,6 +9,10 @@ use ptx_litmus::{
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+/// Backward branches a test thread takes before it gives up (a loop that
+/// waits for a value that never comes would otherwise hang the launch).
+pub const LOOP_LIMIT: u32 = 1 << 16;
+
 /// The most test threads in one instance (the role word keeps 4 bits).
 pub const MAX_THREADS: usize = 16;
 /// Threads per CTA of a launch.
@@ -682,7 +686,35 @@ fn kernel(
         }
         // mbarriers this thread has arrived on (for the state of its waits)
         let mut arrived: Vec<usize> = Vec::new();
-        for ins in &thread.code {
+        // a branch back to an earlier label is a loop: it may spin on a
+        // value that never comes, so each thread gives up after LOOP_LIMIT
+        // backward branches (the instance then counts as incomplete)
+        let label_at = |l: &str| {
+            thread
+                .code
+                .iter()
+                .position(|i| matches!(i, Instr::Label(x) if x == l))
+        };
+        let loops = thread.code.iter().enumerate().any(|(k, i)| match i {
+            Instr::Goto(l) | Instr::Branch { target: l, .. } => label_at(l).is_some_and(|j| j <= k),
+            _ => false,
+        });
+        if loops {
+            let _ = writeln!(w, "	mov.u32 %r30, 0;");
+        }
+        let backward = |k: usize, l: &str| -> String {
+            if label_at(l).is_some_and(|j| j <= k) {
+                format!(
+                    "	add.u32 %r30, %r30, 1;
+	setp.gt.u32 %p4, %r30, {LOOP_LIMIT};
+	@%p4 bra T{t}_GIVE_UP;
+"
+                )
+            } else {
+                String::new()
+            }
+        };
+        for (k, ins) in thread.code.iter().enumerate() {
             let operand = |o: &Operand| match o {
                 Operand::Imm(v) => Ok(v.to_string()),
                 Operand::Reg(r) => vreg(r),
@@ -692,7 +724,7 @@ fn kernel(
                     let _ = writeln!(w, "T{t}_{l}:");
                 }
                 Instr::Goto(l) => {
-                    let _ = writeln!(w, "\tbra T{t}_{l};");
+                    let _ = writeln!(w, "{}\tbra T{t}_{l};", backward(k, l));
                 }
                 Instr::Branch {
                     cond,
@@ -712,7 +744,8 @@ fn kernel(
                     };
                     let _ = writeln!(
                         w,
-                        "\tmov.b32 %r29, {a};\n\tsetp.{c}.s32 %p6, %r29, {b};\n\t@%p6 bra T{t}_{target};"
+                        "{}\tmov.b32 %r29, {a};\n\tsetp.{c}.s32 %p6, %r29, {b};\n\t@%p6 bra T{t}_{target};",
+                        backward(k, target)
                     );
                 }
                 Instr::Local { op, dst, a, b } => {
@@ -1017,6 +1050,10 @@ fn kernel(
             }
         }
         let _ = writeln!(w, "\tbra DONE;");
+        if loops {
+            // gave up: the registers stay unwritten, the instance incomplete
+            let _ = writeln!(w, "T{t}_GIVE_UP:\n\tbra DONE;");
+        }
     }
     // stress: idle threads read and write scratch lines
     let _ = writeln!(

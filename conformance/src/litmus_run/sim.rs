@@ -8,7 +8,7 @@
 use super::plan::{Plan, BLOCK};
 use super::{Frame, Runner, SCRATCH_WORDS};
 use ptx_semantics::ptx;
-use ptx_semantics::sim::{self, Arg, Launch};
+use ptx_semantics::sim::{self, Arg, Launch, StopKind};
 
 pub struct SimRunner {
     prog: sim::Program,
@@ -53,13 +53,28 @@ impl Runner for SimRunner {
             buffer(cfg.to_vec()),
         ];
         let mut launch = Launch::new([self.ctas, 1, 1], [BLOCK, 1, 1], args);
+        // a test thread that spins (a lock, a flag never set in this
+        // interleaving) ends the launch here, not after 2^32 steps
+        launch.step_budget = 1 << 24;
         if self.cluster > 1 {
             launch.cluster = Some([self.cluster, 1, 1]);
         }
         let o = sim::run(&self.prog, &launch)
             .map_err(|e| format!("the simulator cannot launch it: {e}"))?;
         if let Some(r) = o.reports.first() {
-            return Err(format!("the simulator stopped a thread: {r:?}"));
+            let why = match &r.kind {
+                StopKind::Undefined(u) => u.to_string(),
+                StopKind::Indeterminate(w) => format!("indeterminate: {w}"),
+                StopKind::Deadlock(w) => format!("deadlock: {w}"),
+                StopKind::Budget => "the step budget (2^24 thread-instructions) ran out: a \
+                                     thread spins, as one waiting for a write from another \
+                                     cluster does (the simulator runs one cluster at a time)"
+                    .into(),
+            };
+            return Err(format!(
+                "the simulator stopped CTA {:?} thread {:?} at `{}`: {why}",
+                r.thread.ctaid, r.thread.tid, r.instruction
+            ));
         }
         if o.budget_exhausted {
             return Err("the simulator's step budget ran out".into());
