@@ -9,8 +9,6 @@ use ptx_memmodel::{Model, Outcomes};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// Generate litmus families from relation cycles (MP, SB, LB, IRIW, WRC,
 /// ISA2, 2+2W, R, S, RWC, W+RWC, CoRR, CoWW, CoRW, CoWR) crossed with
@@ -172,35 +170,18 @@ pub fn run(args: GenArgs) -> Result<ExitCode> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     let bar = crate::run::progress_bar(args.quiet, tests.len() as u64, "deciding");
-    let next = AtomicUsize::new(0);
-    let failed = AtomicBool::new(false);
-    let results: Mutex<Vec<Option<Result<Option<IndexEntry>>>>> =
-        Mutex::new((0..tests.len()).map(|_| None).collect());
-    std::thread::scope(|s| {
-        for _ in 0..jobs {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= tests.len() || failed.load(Ordering::Relaxed) {
-                    break;
-                }
-                let r = write_one(&tests[i], args.model, &args.out);
-                if r.is_err() {
-                    failed.store(true, Ordering::Relaxed);
-                }
-                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
-                bar.inc(1);
-            });
-        }
+    let results = crate::run::in_parallel(tests.len(), jobs, |i| {
+        let r = write_one(&tests[i], args.model, &args.out);
+        bar.inc(1);
+        r
     });
     bar.finish_and_clear();
     let mut entries = Vec::new();
     let mut undefined = 0;
-    for r in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        match r {
-            Some(Ok(Some(e))) => entries.push(e),
-            Some(Ok(None)) => undefined += 1,
-            Some(Err(e)) => return Err(e),
-            None => {}
+    for r in results {
+        match r? {
+            Some(e) => entries.push(e),
+            None => undefined += 1,
         }
     }
     let (allowed, forbidden) = entries.iter().fold((0, 0), |(a, f), e| {

@@ -18,8 +18,6 @@ use ptx_memmodel::{Model, Outcomes};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 /// Run litmus tests on a GPU (`--impl cuda`) or the interpreter (`--impl
@@ -287,13 +285,8 @@ fn run_all(args: &RunArgs, files: &[PathBuf], backend: &Backend) -> Result<ExitC
     let bar = crate::run::progress_bar(args.quiet, files.len() as u64, "litmus");
     let started = crate::run::now().1;
     let t0 = Instant::now();
-    // Ctrl-C: finish the tests in flight, write what ran; a second one
-    // ends the process at once
-    let _ = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    });
+    // Ctrl-C: finish the tests in flight, write what ran
+    crate::run::catch_interrupts();
     // one GPU runs one test at a time; the simulator runs them in parallel
     let jobs = if backend.simulator() {
         args.jobs
@@ -302,34 +295,20 @@ fn run_all(args: &RunArgs, files: &[PathBuf], backend: &Backend) -> Result<ExitC
     } else {
         1
     };
-    let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<TestResult>>> = files.iter().map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|s| {
-        for _ in 0..jobs {
-            s.spawn(|| loop {
-                if INTERRUPTED.load(Ordering::SeqCst) {
-                    break;
-                }
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(path) = files.get(i) else { break };
-                if jobs == 1 {
-                    bar.set_message(
-                        path.file_stem()
-                            .map(|s| s.to_string_lossy().into_owned())
-                            .unwrap_or_default(),
-                    );
-                }
-                let r = one_test(backend, args, path, ctas, args.seed.wrapping_add(i as u64));
-                *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
-                bar.inc(1);
-            });
+    let results: Vec<TestResult> = crate::run::in_parallel(files.len(), jobs, |i| {
+        let path = &files[i];
+        if jobs == 1 {
+            bar.set_message(
+                path.file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+            );
         }
+        let r = one_test(backend, args, path, ctas, args.seed.wrapping_add(i as u64));
+        bar.inc(1);
+        r
     });
     bar.finish_and_clear();
-    let results: Vec<TestResult> = slots
-        .into_iter()
-        .filter_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
-        .collect();
     let complete = results.len() == files.len();
     let summary = report::Summary {
         device,
@@ -384,8 +363,6 @@ fn run_all(args: &RunArgs, files: &[PathBuf], backend: &Backend) -> Result<ExitC
         0
     }))
 }
-
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// The simulator runs every thread as a test thread: stress threads would
 /// only cost steps in an interpreter whose interleaving is fixed.

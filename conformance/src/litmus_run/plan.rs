@@ -846,21 +846,18 @@ fn kernel(
                     };
                     let _ = writeln!(w, "\tfence.{s}.{};", scope(*sc));
                 }
-                Instr::ProxyFence(f) => {
-                    let text = match f {
-                        ProxyFence::Async(None) => "fence.proxy.async".to_string(),
-                        ProxyFence::Async(Some(sp)) => format!("fence.proxy.async.{}", sp.as_str()),
-                        ProxyFence::AsyncGeneric { release: true, .. } => {
-                            "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster".into()
-                        }
-                        ProxyFence::AsyncGeneric { release: false, .. } => {
-                            "fence.proxy.async::generic.acquire.sync_restrict::shared::cluster.cluster"
-                                .into()
-                        }
-                        ProxyFence::MbarrierInit => "fence.mbarrier_init.release.cluster".into(),
-                        other => return Err(format!("proxy fence {other:?}")),
-                    };
-                    let _ = writeln!(w, "\t{text};");
+                // the litmus text of these is the PTX instruction itself
+                Instr::ProxyFence(
+                    ProxyFence::Async(_)
+                    | ProxyFence::AsyncGeneric { .. }
+                    | ProxyFence::MbarrierInit,
+                )
+                | Instr::CpAsyncCommit
+                | Instr::CpAsyncWaitGroup(_)
+                | Instr::CpAsyncWaitAll
+                | Instr::CpAsyncBulkCommit
+                | Instr::CpAsyncBulkWaitGroup { .. } => {
+                    let _ = writeln!(w, "\t{};", ptx_litmus::printer::instr(ins));
                 }
                 Instr::CpAsync {
                     cache_global,
@@ -877,22 +874,6 @@ fn kernel(
                     }
                     let c = if *cache_global { "cg" } else { "ca" };
                     let _ = writeln!(w, "\tcp.async.{c}.shared.global [%lsl{d}], [%lg{s}], {size};");
-                }
-                Instr::CpAsyncCommit => {
-                    let _ = writeln!(w, "\tcp.async.commit_group;");
-                }
-                Instr::CpAsyncWaitGroup(n) => {
-                    let _ = writeln!(w, "\tcp.async.wait_group {n};");
-                }
-                Instr::CpAsyncWaitAll => {
-                    let _ = writeln!(w, "\tcp.async.wait_all;");
-                }
-                Instr::CpAsyncBulkCommit => {
-                    let _ = writeln!(w, "\tcp.async.bulk.commit_group;");
-                }
-                Instr::CpAsyncBulkWaitGroup { read, n } => {
-                    let r = if *read { ".read" } else { "" };
-                    let _ = writeln!(w, "\tcp.async.bulk.wait_group{r} {n};");
                 }
                 Instr::CpAsyncBulk {
                     tensor,

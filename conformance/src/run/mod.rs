@@ -140,7 +140,48 @@ pub(crate) fn now() -> (String, String) {
     )
 }
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// Set by Ctrl-C ([`catch_interrupts`]): work stops taking new items.
+pub(crate) static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// The first Ctrl-C sets [`INTERRUPTED`] (what runs ends, and what ran is
+/// written); a second ends the process at once with 130.
+pub(crate) fn catch_interrupts() {
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+}
+
+/// `work(i)` for every `i < n` on `jobs` threads, until done or
+/// [`INTERRUPTED`]; the results in index order, those not run left out.
+pub(crate) fn in_parallel<T: Send>(
+    n: usize,
+    jobs: usize,
+    work: impl Fn(usize) -> T + Sync,
+) -> Vec<T> {
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<T>>> = (0..n).map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..jobs.max(1) {
+            s.spawn(|| loop {
+                if INTERRUPTED.load(Ordering::SeqCst) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= n {
+                    break;
+                }
+                let r = work(i);
+                *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .filter_map(|s| s.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .collect()
+}
 
 /// Where this build keeps the built-in suite for `opts`: generated once and
 /// reused by later runs, in `PTX_CONFORM_CACHE`, else
@@ -230,11 +271,7 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
     let known_list = a.known.as_deref().map(known::Known::load).transpose()?;
     let imp = implementation(&a, &out)?;
     std::fs::create_dir_all(&out).with_context(|| format!("{}", out.display()))?;
-    let _ = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    });
+    catch_interrupts();
     let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
     let suite_dir = match &a.suite {
         Some(d) => d.clone(),
@@ -357,38 +394,23 @@ pub fn execute(
         .collect();
     let total: u64 = selected.iter().map(|g| g.cases).sum();
     let progress = progress_bar(a.quiet, total, imp.info().name);
-    let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<GroupResult>>> =
-        selected.iter().map(|_| Mutex::new(None)).collect();
     let timeout = Duration::from_secs_f64(a.timeout.max(0.001));
-    std::thread::scope(|s| {
-        for _ in 0..jobs {
-            s.spawn(|| loop {
-                if INTERRUPTED.load(Ordering::SeqCst) {
-                    break;
-                }
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(g) = selected.get(i) else { break };
-                let r = run_group(
-                    imp,
-                    g,
-                    dir,
-                    timeout,
-                    a.max_failures,
-                    a.include_undefined,
-                    known,
-                );
-                progress.inc(g.cases);
-                *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
-            });
-        }
+    let groups: Vec<GroupResult> = in_parallel(selected.len(), jobs, |i| {
+        let g = selected[i];
+        let r = run_group(
+            imp,
+            g,
+            dir,
+            timeout,
+            a.max_failures,
+            a.include_undefined,
+            known,
+        );
+        progress.inc(g.cases);
+        r
     });
     progress.finish_and_clear();
     let complete = !INTERRUPTED.load(Ordering::SeqCst);
-    let groups: Vec<GroupResult> = slots
-        .into_iter()
-        .filter_map(|s| s.into_inner().unwrap_or_else(|e| e.into_inner()))
-        .collect();
     let mut totals = Counts::default();
     let mut families = std::collections::BTreeMap::new();
     for g in &groups {
