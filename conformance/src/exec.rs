@@ -4,7 +4,7 @@
 use anyhow::{anyhow, bail, Context, Result};
 use ptx_semantics::check::{check_module, Options};
 use ptx_semantics::ptx::{self, line_col};
-use ptx_semantics::sim::{self, Arg, Launch, Outcome, StopKind};
+use ptx_semantics::sim::{self, Arg, Launch, Outcome, Schedule, StopKind};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,6 +18,15 @@ use std::process::ExitCode;
 ///                                                     N bytes of 0xBB, the bytes given, a
 ///                                                     file's bytes); the parameter gets its
 ///                                                     address. Append @0xADDR to place it.
+///
+/// Asynchronous operations (bulk copies and reductions, st.async, cp.async,
+/// the arrive-on of cp.async.mbarrier.arrive) read, write and complete when
+/// --schedule says: eager (when issued), late (only when no thread can go
+/// on without them), random:SEED, or all (every order, up to
+/// --schedule-limit runs; each distinct outcome is printed with the number
+/// of schedules that reach it). A program that waits as the spec asks has
+/// one outcome under every schedule; a read of a copy's destination before
+/// the copy completes gets unspecified bits and a report naming the copy.
 ///
 /// After the run every buffer is printed as hex (or, with --out DIR, written
 /// to DIR/argK.bin, with DIR/argK.unspecified.bin marking the bytes whose
@@ -62,6 +71,28 @@ pub struct ExecArgs {
     /// Run even if the checker finds the module illegal.
     #[arg(long)]
     no_check: bool,
+    /// When asynchronous operations happen: eager, late, random:SEED or all.
+    #[arg(long, default_value = "eager", value_name = "SCHEDULE")]
+    schedule: String,
+    /// With --schedule all: the most runs (schedules) to try.
+    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    schedule_limit: u64,
+}
+
+/// `--schedule`: `None` for `all`.
+pub(crate) fn parse_schedule(s: &str) -> Result<Option<Schedule>> {
+    Ok(Some(match s {
+        "eager" => Schedule::Eager,
+        "late" => Schedule::Late,
+        "all" => return Ok(None),
+        _ => match s.strip_prefix("random:") {
+            Some(seed) => Schedule::Random(
+                u64::try_from(number(seed)?)
+                    .map_err(|_| anyhow!("--schedule {s}: the seed is more than 64 bits"))?,
+            ),
+            None => bail!("--schedule `{s}`: expected eager, late, random:SEED or all"),
+        },
+    }))
 }
 
 fn dims(s: &str, what: &str) -> Result<[u32; 3]> {
@@ -234,14 +265,13 @@ pub fn run(args: ExecArgs) -> Result<ExitCode> {
     launch.dynamic_shared = args.shared;
     launch.step_budget = args.budget;
     launch.profile = profile;
+    let schedule = parse_schedule(&args.schedule)?;
+    let Some(schedule) = schedule else {
+        return explore_all(&args, &src, &prog, &launch);
+    };
+    launch.schedule = schedule;
     let outcome = sim::run(&prog, &launch).map_err(|e| anyhow!("{e}"))?;
-    let buffer_args: Vec<usize> = launch
-        .args
-        .iter()
-        .enumerate()
-        .filter(|(_, a)| matches!(a, Arg::Buffer { .. }))
-        .map(|(i, _)| i)
-        .collect();
+    let buffer_args = buffer_args(&launch);
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         for (b, &k) in outcome.buffers.iter().zip(&buffer_args) {
@@ -268,6 +298,138 @@ pub fn run(args: ExecArgs) -> Result<ExitCode> {
     Ok(ExitCode::from(u8::from(stopped)))
 }
 
+fn buffer_args(launch: &Launch) -> Vec<usize> {
+    launch
+        .args
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| matches!(a, Arg::Buffer { .. }))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// `--schedule all`: every schedule, each distinct outcome once.
+fn explore_all(
+    args: &ExecArgs,
+    src: &str,
+    prog: &sim::Program,
+    launch: &Launch,
+) -> Result<ExitCode> {
+    if args.out.is_some() {
+        bail!("--out writes one outcome; --schedule all can have several (use --json)");
+    }
+    // distinct outcomes in the order first met, with their counts
+    let mut seen: Vec<(Outcome, u64)> = Vec::new();
+    let key = |o: &Outcome| {
+        (
+            o.buffers.clone(),
+            o.reports.clone(),
+            o.undefined_results.clone(),
+        )
+    };
+    let done = sim::explore(prog, launch, args.schedule_limit, |o| {
+        let k = key(o);
+        match seen.iter_mut().find(|(s, _)| key(s) == k) {
+            Some((_, n)) => *n += 1,
+            None => seen.push((o.clone(), 1)),
+        }
+    })
+    .map_err(|e| anyhow!("{e}"))?;
+    let buffer_args = buffer_args(launch);
+    let stdout = std::io::stdout();
+    if args.json {
+        let outs: Vec<serde_json::Value> = seen
+            .iter()
+            .map(|(o, n)| {
+                let mut v = outcome_json(args, src, o, &buffer_args);
+                v["schedules"] = (*n).into();
+                v
+            })
+            .collect();
+        let v = serde_json::json!({
+            "schedules": done.runs,
+            "complete": done.complete,
+            "outcomes": outs,
+        });
+        let _ = writeln!(stdout.lock(), "{v}");
+    } else {
+        for (k, (o, n)) in seen.iter().enumerate() {
+            let _ = writeln!(
+                stdout.lock(),
+                "== outcome {} of {} ({n} schedule(s))",
+                k + 1,
+                seen.len()
+            );
+            print_outcome(args, src, o, &buffer_args);
+        }
+        let _ = writeln!(
+            stdout.lock(),
+            "{} schedule(s){}; {} distinct outcome(s)",
+            done.runs,
+            if done.complete {
+                ", all of them"
+            } else {
+                " (the limit; not every schedule was tried)"
+            },
+            seen.len()
+        );
+    }
+    let stopped = seen
+        .iter()
+        .any(|(o, _)| !o.reports.is_empty() || o.budget_exhausted);
+    Ok(ExitCode::from(u8::from(stopped)))
+}
+
+fn report_json(at: &dyn Fn(u32) -> String, r: &sim::Report) -> serde_json::Value {
+    serde_json::json!({
+        "ctaid": r.thread.ctaid,
+        "tid": r.thread.tid,
+        "at": at(r.offset),
+        "instruction": r.instruction,
+        "stop": stop_text(&r.kind),
+        "note": if r.note.is_empty() { serde_json::Value::Null } else { r.note.clone().into() },
+    })
+}
+
+fn outcome_json(
+    args: &ExecArgs,
+    src: &str,
+    o: &Outcome,
+    buffer_args: &[usize],
+) -> serde_json::Value {
+    let name = args.file.display().to_string();
+    let at = |offset: u32| {
+        let (l, c) = line_col(src, offset);
+        format!("{name}:{l}:{c}")
+    };
+    let buffers: Vec<serde_json::Value> = o
+        .buffers
+        .iter()
+        .zip(buffer_args)
+        .map(|(b, &k)| {
+            serde_json::json!({
+                "arg": k,
+                "addr": format!("{:#x}", b.addr),
+                "hex": if args.out.is_some() { serde_json::Value::Null } else { to_hex(&b.bytes).into() },
+                "unspecified": if b.unspecified.iter().any(|&x| x != 0) { to_hex(&b.unspecified).into() } else { serde_json::Value::Null },
+            })
+        })
+        .collect();
+    let reports: Vec<serde_json::Value> = o.reports.iter().map(|r| report_json(&at, r)).collect();
+    let results: Vec<serde_json::Value> = o
+        .undefined_results
+        .iter()
+        .map(|r| report_json(&at, r))
+        .collect();
+    serde_json::json!({
+        "buffers": buffers,
+        "reports": reports,
+        "undefined_results": results,
+        "steps": o.steps,
+        "budget_exhausted": o.budget_exhausted,
+    })
+}
+
 fn print_outcome(args: &ExecArgs, src: &str, o: &Outcome, buffer_args: &[usize]) {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -277,38 +439,7 @@ fn print_outcome(args: &ExecArgs, src: &str, o: &Outcome, buffer_args: &[usize])
         format!("{name}:{l}:{c}")
     };
     if args.json {
-        let buffers: Vec<serde_json::Value> = o
-            .buffers
-            .iter()
-            .zip(buffer_args)
-            .map(|(b, &k)| {
-                serde_json::json!({
-                    "arg": k,
-                    "addr": format!("{:#x}", b.addr),
-                    "hex": if args.out.is_some() { serde_json::Value::Null } else { to_hex(&b.bytes).into() },
-                    "unspecified": if b.unspecified.iter().any(|&x| x != 0) { to_hex(&b.unspecified).into() } else { serde_json::Value::Null },
-                })
-            })
-            .collect();
-        let reports: Vec<serde_json::Value> = o
-            .reports
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "ctaid": r.thread.ctaid,
-                    "tid": r.thread.tid,
-                    "at": at(r.offset),
-                    "instruction": r.instruction,
-                    "stop": stop_text(&r.kind),
-                })
-            })
-            .collect();
-        let v = serde_json::json!({
-            "buffers": buffers,
-            "reports": reports,
-            "steps": o.steps,
-            "budget_exhausted": o.budget_exhausted,
-        });
+        let v = outcome_json(args, src, o, buffer_args);
         let _ = writeln!(out, "{v}");
         return;
     }
@@ -334,6 +465,19 @@ fn print_outcome(args: &ExecArgs, src: &str, o: &Outcome, buffer_args: &[usize])
             r.thread.tid,
             r.instruction,
             stop_text(&r.kind)
+        );
+    }
+    for r in &o.undefined_results {
+        let _ = writeln!(
+            out,
+            "{}: thread ctaid={:?} tid={:?} went on with unspecified bits at `{}`: {}{}{}",
+            at(r.offset),
+            r.thread.ctaid,
+            r.thread.tid,
+            r.instruction,
+            stop_text(&r.kind),
+            if r.note.is_empty() { "" } else { "; " },
+            r.note
         );
     }
     let _ = writeln!(

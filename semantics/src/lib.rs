@@ -6,6 +6,7 @@
 pub mod catalogue;
 pub mod check;
 pub mod cvt;
+pub mod mbarrier;
 pub mod opcodes;
 pub mod precond;
 pub mod ptx;

@@ -101,6 +101,16 @@ pub struct RunArgs {
     /// them).
     #[arg(short, long)]
     quiet: bool,
+    /// With --impl simulator: when asynchronous operations (copies,
+    /// st.async, arrive-ons) happen: eager, late, random:SEED (each launch
+    /// its own seed drawn from it), or all (one instance per launch, every
+    /// schedule of it up to --schedule-limit runs; each distinct result
+    /// counts once).
+    #[arg(long, default_value = "eager", value_name = "SCHEDULE")]
+    schedule: String,
+    /// With --schedule all: the most runs per launch.
+    #[arg(long, default_value_t = 2_000, value_name = "N")]
+    schedule_limit: u64,
 }
 
 fn parse_model(s: &str) -> Result<Model, String> {
@@ -216,11 +226,25 @@ impl Backend {
         }
     }
 
-    fn runner(&self, plan: &Plan, frame: &Frame) -> Result<Box<dyn Runner>, String> {
+    fn runner(
+        &self,
+        plan: &Plan,
+        frame: &Frame,
+        args: &RunArgs,
+    ) -> Result<Box<dyn Runner>, String> {
         match self {
             #[cfg(feature = "cuda")]
             Backend::Gpu(g) => g.runner(plan, frame),
-            Backend::Simulator => Ok(Box::new(sim::SimRunner::new(plan, frame)?)),
+            Backend::Simulator => {
+                let schedule =
+                    crate::exec::parse_schedule(&args.schedule).map_err(|e| e.to_string())?;
+                Ok(Box::new(sim::SimRunner::new(
+                    plan,
+                    frame,
+                    schedule,
+                    args.schedule_limit,
+                )?))
+            }
         }
     }
 
@@ -264,6 +288,10 @@ impl Frame {
 
 /// Runs one launch of a test's kernel: the tables in, the outcome buffer
 /// (and, when asked, the global locations) back.
+/// What [`Runner::launch_each`] calls with each result: the output words
+/// and, when asked for, the location words.
+pub type Visit<'a> = dyn FnMut(&[u8], Option<&[u8]>) + 'a;
+
 pub trait Runner {
     /// `mem`: the location region's initial words (all zero when `None`).
     fn launch(
@@ -275,6 +303,38 @@ pub trait Runner {
         out: &mut [u8],
         mem_back: Option<&mut [u8]>,
     ) -> Result<(), String>;
+
+    /// One launch, or (the simulator exploring schedules) several runs of
+    /// it: `visit` gets each distinct pair of output and location words.
+    #[allow(clippy::too_many_arguments)]
+    fn launch_each(
+        &mut self,
+        roles: &[u8],
+        locs: &[u8],
+        cfg: &[u8],
+        mem: Option<&[u8]>,
+        out: &mut [u8],
+        mem_back: Option<&mut [u8]>,
+        visit: &mut Visit<'_>,
+    ) -> Result<(), String> {
+        match mem_back {
+            Some(m) => {
+                self.launch(roles, locs, cfg, mem, out, Some(&mut *m))?;
+                visit(out, Some(m));
+            }
+            None => {
+                self.launch(roles, locs, cfg, mem, out, None)?;
+                visit(out, None);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether each launch must hold one instance (every schedule of it
+    /// is run).
+    fn one_instance(&self) -> bool {
+        false
+    }
 }
 
 fn run_all(args: &RunArgs, files: &[PathBuf], backend: &Backend) -> Result<ExitCode> {
@@ -490,7 +550,7 @@ fn launch_all(
     r: &mut TestResult,
 ) -> Result<BTreeMap<Vec<i64>, u64>, String> {
     let frame = Frame::new(plan, ctas);
-    let mut runner = backend.runner(plan, &frame)?;
+    let mut runner = backend.runner(plan, &frame, args)?;
     let (max, region) = (frame.max_instances, frame.region);
     let nl = plan.locs.len();
     let mut rng = Rng(seed);
@@ -505,7 +565,11 @@ fn launch_all(
     let mut hist: BTreeMap<Vec<i64>, u64> = BTreeMap::new();
     let mut out_bytes = vec![0u8; frame.out_words * 4];
     let mut mem_bytes = vec![0u8; region * 4];
-    let fraction = fraction(args, backend);
+    let fraction = if runner.one_instance() {
+        plan.threads as f64 / f64::from(ctas * plan::BLOCK)
+    } else {
+        fraction(args, backend)
+    };
     while r.launches < args.iterations && r.instances < args.instances {
         let Layout {
             roles: role_table,
@@ -534,45 +598,53 @@ fn launch_all(
             words(&init)
         });
         let tl = Instant::now();
-        runner.launch(
+        let word = |b: &[u8], i: usize| {
+            u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+        };
+        let mut runs = 0u64;
+        let mut tally = |out_bytes: &[u8], mem_bytes: Option<&[u8]>| {
+            runs += 1;
+            for i in 0..instances {
+                let mut values = Vec::with_capacity(plan.sources.len());
+                let mut complete = true;
+                for s in &plan.sources {
+                    let v = match s {
+                        Source::Reg { slot, .. } => {
+                            let v = word(out_bytes, i * plan.reg_slots + slot);
+                            complete &= v != u32::MAX;
+                            v
+                        }
+                        Source::Loc(l) => match plan.locs[*l].home {
+                            Home::Global => {
+                                word(mem_bytes.unwrap_or(&[]), loc_table[i * nl + l] as usize)
+                            }
+                            Home::Shared { .. } => {
+                                let v = word(out_bytes, max * plan.reg_slots + i * nl + l);
+                                complete &= v != u32::MAX;
+                                v
+                            }
+                        },
+                    };
+                    values.push(v as i32 as i64);
+                }
+                if complete {
+                    *hist.entry(values).or_insert(0) += 1;
+                } else {
+                    r.incomplete += 1;
+                }
+            }
+        };
+        runner.launch_each(
             &words(&role_table),
             &words(&loc_table),
             &words(&cfg_words),
             init.as_deref(),
             &mut out_bytes,
             global_terms.then_some(&mut mem_bytes[..]),
+            &mut tally,
         )?;
         r.launch_seconds += tl.elapsed().as_secs_f64();
-        let word = |b: &[u8], i: usize| {
-            u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
-        };
-        for i in 0..instances {
-            let mut values = Vec::with_capacity(plan.sources.len());
-            let mut complete = true;
-            for s in &plan.sources {
-                let v = match s {
-                    Source::Reg { slot, .. } => {
-                        let v = word(&out_bytes, i * plan.reg_slots + slot);
-                        complete &= v != u32::MAX;
-                        v
-                    }
-                    Source::Loc(l) => match plan.locs[*l].home {
-                        Home::Global => word(&mem_bytes, loc_table[i * nl + l] as usize),
-                        Home::Shared { .. } => {
-                            let v = word(&out_bytes, max * plan.reg_slots + i * nl + l);
-                            complete &= v != u32::MAX;
-                            v
-                        }
-                    },
-                };
-                values.push(v as i32 as i64);
-            }
-            if complete {
-                *hist.entry(values).or_insert(0) += 1;
-            } else {
-                r.incomplete += 1;
-            }
-        }
+        r.instances += instances as u64 * runs.saturating_sub(1);
         r.instances += instances as u64;
         r.launches += 1;
     }

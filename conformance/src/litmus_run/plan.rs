@@ -251,7 +251,26 @@ pub fn plan(
                 let (home, init_thread) = match space {
                     Space::Global => (Home::Global, None),
                     Space::Shared => {
-                        let (h, t) = shared_home(name, *owner, &users_of(name))?;
+                        // an asynchronous write's destination is in its
+                        // mbarrier's CTA (PTX ISA 9.7.9.12), where the
+                        // mbarrier's waiters are
+                        let owner = owner.or_else(|| {
+                            let mbar = test.threads.iter().flat_map(|t| &t.code).find_map(|i| {
+                                let m = match i {
+                                    Instr::StAsync { mbar, .. } => mbar.clone(),
+                                    _ => return None,
+                                };
+                                (completes_on(i, &m).as_deref() == Some(name.as_str())).then_some(m)
+                            })?;
+                            let mut waiters = test
+                                .threads
+                                .iter()
+                                .filter(|t| t.code.iter().any(|i| waits_on(i, &mbar)))
+                                .map(|t| t.cta);
+                            let first = waiters.next()?;
+                            waiters.all(|c| c == first).then_some(first)
+                        });
+                        let (h, t) = shared_home(name, owner, &users_of(name))?;
                         (h, Some(t))
                     }
                 };
@@ -1061,19 +1080,22 @@ fn kernel(
         }
     }
     if !finals.is_empty() {
-        // test thread 0 of each instance reads the shared final values
+        // a test thread of the CTA that holds each shared location (the one
+        // that set it up) reads its final value: a thread of another CTA
+        // would read its own CTA's memory at that offset
         let _ = writeln!(
             w,
-            "\tsetp.ne.u32 %p7, %r5, 0xffffffff;\n\tsetp.eq.and.u32 %p7, %r7, 0, %p7;\n\t@!%p7 bra FINISHED;\n\
+            "\tsetp.ne.u32 %p7, %r5, 0xffffffff;\n\t@!%p7 bra FINISHED;\n\
              \tmul.lo.u32 %r26, %r24, {};",
             p.reg_slots
         );
         for l in finals {
             let (space, addr) = access(l);
+            let reader = p.locs[l].init_thread.unwrap_or(0);
             let _ = writeln!(
                 w,
-                "\tld.{space}.u32 %r27, [{addr}];\n\tmad.lo.u32 %r28, %r6, {nl}, {l};\n\tadd.u32 %r28, %r28, %r26;\n\
-                 \tmul.wide.u32 %rd13, %r28, 4;\n\tadd.u64 %rd13, %rd4, %rd13;\n\tst.global.u32 [%rd13], %r27;"
+                "\tsetp.eq.u32 %p7, %r7, {reader};\n\t@%p7 ld.{space}.u32 %r27, [{addr}];\n\tmad.lo.u32 %r28, %r6, {nl}, {l};\n\tadd.u32 %r28, %r28, %r26;\n\
+                 \tmul.wide.u32 %rd13, %r28, 4;\n\tadd.u64 %rd13, %rd4, %rd13;\n\t@%p7 st.global.u32 [%rd13], %r27;"
             );
         }
         let _ = writeln!(w, "FINISHED:");

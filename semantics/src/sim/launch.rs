@@ -55,6 +55,32 @@ pub struct Launch {
     /// Thread-instructions the run may execute before it is stopped.
     pub step_budget: u64,
     pub profile: WindowProfile,
+    /// When asynchronous operations read, write and complete.
+    pub schedule: Schedule,
+}
+
+/// When the steps of asynchronous operations happen (an operation reads
+/// its source, writes its destination, then completes: a complete-tx, or
+/// its group's completion). A program that waits as the spec asks gets the
+/// same bits under every schedule.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Schedule {
+    /// Every step at once, when the operation is issued.
+    #[default]
+    Eager,
+    /// As late as possible: a step happens only when no thread can go on
+    /// without it (every thread waits or has ended), oldest operation
+    /// first.
+    Late,
+    /// Seeded: after each instruction that touches memory or an mbarrier,
+    /// while operations are pending, a random step or none; a `try_wait`
+    /// whose phase is incomplete may return false (its time limit).
+    Random(u64),
+    /// The choice at each decision point given: 0 no step, `i` the step of
+    /// the `i`-th enabled operation (oldest first); 0 past the end. The
+    /// outcome records every point's choice and number of options
+    /// ([`Outcome::choices`]), so that a caller can visit every schedule.
+    Script(Vec<u16>),
 }
 
 impl Launch {
@@ -69,6 +95,7 @@ impl Launch {
             memory: Vec::new(),
             step_budget: 1 << 32,
             profile: WindowProfile::SM90,
+            schedule: Schedule::Eager,
         }
     }
 }
@@ -121,6 +148,9 @@ pub struct Report {
     pub instruction: String,
     pub offset: u32,
     pub kind: StopKind,
+    /// More about what happened (the operation a read raced with); empty
+    /// when the kind says it all.
+    pub note: String,
 }
 
 /// A global buffer after the run.
@@ -147,6 +177,9 @@ pub struct Outcome {
     pub steps: u64,
     /// Whether the step budget ran out.
     pub budget_exhausted: bool,
+    /// Each decision point of the schedule: the choice taken and the
+    /// number of choices there were.
+    pub choices: Vec<(u16, u16)>,
 }
 
 impl Outcome {

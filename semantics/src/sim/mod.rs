@@ -12,20 +12,23 @@
 mod alu;
 pub mod cuda;
 mod decode;
+pub mod explore;
 pub mod launch;
 mod machine;
 mod memory;
 pub mod pack;
 pub mod prmt;
 pub mod program;
+pub mod reduce;
 pub mod shfl;
 pub mod space;
 pub mod undefined;
 pub mod window;
 
 pub use decode::{prepare, prepare_lenient, LoadError};
+pub use explore::{explore, Explored};
 pub use launch::{
-    Arg, BufferOut, Launch, LaunchError, Multicast, Outcome, Report, StopKind, ThreadId,
+    Arg, BufferOut, Launch, LaunchError, Multicast, Outcome, Report, Schedule, StopKind, ThreadId,
 };
 pub use machine::run;
 pub use pack::{mov_pack, mov_unpack};

@@ -367,6 +367,9 @@ pub enum Op {
         /// `ignore-src` (a predicate, negated when written `!p`).
         ignore_src: Option<(Src, bool)>,
     },
+    /// The asynchronous instructions and the mbarrier object they complete
+    /// through (PTX ISA 9.7.9.12, 9.7.9.13, 9.7.9.25, 9.7.13.15).
+    Async(Box<AsyncInstr>),
     /// An instruction the interpreter does not model, kept by the lenient
     /// decoding of [`crate::sim::prepare_lenient`]: its destination
     /// registers (the first operand's) get values nobody knows.
@@ -387,6 +390,106 @@ pub enum Op {
     ClusterArrive,
     ClusterWait,
     Nop,
+}
+
+/// What an mbarrier instruction does (PTX ISA 9.7.13.15).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MbarKind {
+    /// `mbarrier.arrive`: with `drop` `arrive_drop`; `tx` present for
+    /// `.expect_tx`.
+    Arrive {
+        drop: bool,
+        no_complete: bool,
+    },
+    ExpectTx,
+    CompleteTx,
+}
+
+/// An asynchronous instruction or an mbarrier instruction, decoded.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AsyncInstr {
+    /// `mbarrier.init [addr], count`.
+    MbarInit {
+        addr: Addr,
+        space: Space,
+        count: Src,
+    },
+    /// `mbarrier.inval [addr]`.
+    MbarInval { addr: Addr, space: Space },
+    /// `mbarrier.arrive{.expect_tx}`, `arrive_drop`, `expect_tx`,
+    /// `complete_tx`; `d` receives the state (`None` for `_` or none).
+    MbarUpdate {
+        kind: MbarKind,
+        d: Option<Reg>,
+        addr: Addr,
+        space: Space,
+        count: Option<Src>,
+        tx: Option<Src>,
+    },
+    /// `mbarrier.test_wait` / `try_wait` (`blocking`), with a state or
+    /// (`parity`) a phase parity.
+    MbarWait {
+        d: Reg,
+        addr: Addr,
+        space: Space,
+        token: Src,
+        parity: bool,
+        blocking: bool,
+    },
+    /// `mbarrier.pending_count d, state`.
+    MbarPendingCount { d: Reg, state: Src },
+    /// `cp.async.mbarrier.arrive{.noinc}`.
+    CpAsyncArrive {
+        addr: Addr,
+        space: Space,
+        noinc: bool,
+    },
+    /// `cp.async.bulk` and `cp.reduce.async.bulk` (PTX ISA 9.7.9.25.4).
+    Bulk {
+        dst: Addr,
+        dst_space: Space,
+        src: Addr,
+        src_space: Space,
+        size: Src,
+        /// The mbarrier of `.mbarrier::complete_tx::bytes`; `None` for
+        /// `.bulk_group`.
+        mbar: Option<Addr>,
+        /// `.multicast::cluster`'s `ctaMask`.
+        cta_mask: Option<Src>,
+        /// `.cp_mask`'s `byteMask`.
+        byte_mask: Option<Src>,
+        reduce: Option<(
+            crate::sim::reduce::BulkRedOp,
+            crate::sim::reduce::BulkRedType,
+            bool,
+        )>,
+        /// The form's preconditions (size, alignment, own CTA).
+        pre: &'static [&'static crate::precond::Precondition],
+    },
+    /// `cp.async.bulk.prefetch.L2.global [addr], size`.
+    BulkPrefetch { addr: Addr, size: Src },
+    /// `cp.async.bulk.commit_group`.
+    BulkCommit,
+    /// `cp.async.bulk.wait_group{.read} n`.
+    BulkWait { n: u32, read: bool },
+    /// `cp.async.commit_group`.
+    CpCommit,
+    /// `cp.async.wait_group n`; `cp.async.wait_all` is a commit and
+    /// `wait_group 0` (`all`).
+    CpWait { n: u32, all: bool },
+    /// `st.async.weak...mbarrier::complete_tx::bytes [a], b, [mbar]`:
+    /// `elem` bytes per value.
+    StAsync {
+        addr: Addr,
+        space: Space,
+        elem: u8,
+        srcs: Vec<Src>,
+        mbar: Addr,
+    },
+    /// `st.bulk [a], size, 0`.
+    StBulk { addr: Addr, space: Space, size: Src },
+    /// `fence.proxy.async{.space}` (`None`: every space).
+    FenceProxyAsync { space: Option<Space> },
 }
 
 /// An instruction with its guard (`@p` / `@!p`).

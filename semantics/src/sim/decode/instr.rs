@@ -33,12 +33,18 @@ impl Decoder<'_> {
             "createpolicy" => self.createpolicy(ins),
             "multimem" => self.multimem(ins),
             "cvt" => self.cvt(ins),
-            "cp" if ins.quals.first().is_some_and(|q| q == ".async") => self.cp_async(ins),
+            "cp" => match self.cp_async_family(ins) {
+                Some(r) => r,
+                None if ins.quals.first().is_some_and(|q| q == ".async") => self.cp_async(ins),
+                None => self.plain(ins),
+            },
+            "mbarrier" => self.mbarrier(ins),
+            "fence" => self.fence(ins),
             _ => self.plain(ins),
         }
     }
 
-    fn unsupported(&self, ins: &Instruction, why: &str) -> LoadError {
+    pub(super) fn unsupported(&self, ins: &Instruction, why: &str) -> LoadError {
         LoadError::Unsupported {
             what: ins.full_opcode(),
             offset: ins.span.start,
@@ -47,7 +53,7 @@ impl Decoder<'_> {
     }
 
     /// The catalogue's forms for the instruction's qualifiers.
-    fn forms(&self, ins: &Instruction) -> Result<Resolved, LoadError> {
+    pub(super) fn forms(&self, ins: &Instruction) -> Result<Resolved, LoadError> {
         let quals: Vec<&str> = ins.quals.iter().map(String::as_str).collect();
         Catalogue::get()
             .resolve_memo(&ins.full_opcode(), &ins.opcode, &quals)
@@ -81,7 +87,7 @@ impl Decoder<'_> {
 
     /// The first binding (forms that differ only in rules the checker
     /// applies).
-    fn first<'f>(
+    pub(super) fn first<'f>(
         &self,
         forms: &'f Resolved,
         ins: &Instruction,
@@ -91,7 +97,11 @@ impl Decoder<'_> {
             .ok_or_else(|| self.bad(&ins.full_opcode(), ins.span.start, "no form"))
     }
 
-    fn operand<'i>(&self, ins: &'i Instruction, k: usize) -> Result<&'i Operand, LoadError> {
+    pub(super) fn operand<'i>(
+        &self,
+        ins: &'i Instruction,
+        k: usize,
+    ) -> Result<&'i Operand, LoadError> {
         ins.operands.get(k).ok_or_else(|| {
             self.bad(
                 &ins.full_opcode(),
@@ -369,7 +379,7 @@ impl Decoder<'_> {
         let forms = self.forms(ins)?;
         let b = self.first(&forms, ins)?;
         if matches!(b.form.row.instr, "st.async" | "st.bulk") {
-            return Err(self.unsupported(ins, "asynchronous and bulk stores"));
+            return self.store_async(ins, b);
         }
         let space = self.access_space(b, true, ins)?;
         let (order, global_only) = Self::access_rules(b);
@@ -659,8 +669,7 @@ impl Decoder<'_> {
         })
     }
 
-    /// `cp.async` (PTX ISA 9.7.9.25.3.1) and its group instructions: the
-    /// interpreter copies at once, so committing and waiting do nothing.
+    /// `cp.async` (PTX ISA 9.7.9.25.3.1) and its group instructions.
     fn cp_async(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
         let forms = self.forms(ins)?;
         let b = self.first(&forms, ins)?;
@@ -669,7 +678,7 @@ impl Decoder<'_> {
             id,
             "cp.async.commit_group" | "cp.async.wait_group" | "cp.async.wait_all"
         ) {
-            return Ok(Op::Nop);
+            return self.cp_group(ins, id);
         }
         if !matches!(
             id,

@@ -4,6 +4,7 @@
 //! come from its [`Binding`](crate::catalogue::Binding)); the plain integer,
 //! predicate and control instructions are decoded here.
 
+mod asynch;
 mod instr;
 mod plain;
 

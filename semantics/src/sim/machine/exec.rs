@@ -6,11 +6,15 @@ use crate::precond::{self, table, Env};
 use crate::sim::alu::{self, mask};
 use crate::sim::launch::StopKind;
 use crate::sim::memory::OUTSIDE;
-use crate::sim::program::{Access, Addr, MultimemOp, Op, Order, Policy, RedOp, Reg, Src};
+use crate::sim::program::{
+    Access, Addr, AsyncInstr, MultimemOp, Op, Order, Policy, RedOp, Reg, Src,
+};
 use crate::sim::shfl::{shfl, shfl_sync, ShflLane};
 use crate::sim::space::Space;
 use crate::sim::undefined::{Effect, Undefined};
 use crate::sim::window;
+
+pub(super) mod asynch;
 
 const GUARD: &str = "the guard predicate has unspecified bits";
 const ADDRESS: &str = "the address has unspecified bits";
@@ -201,18 +205,45 @@ impl Machine<'_> {
                 }
                 return;
             }
+            Op::Async(a)
+                if matches!(
+                    **a,
+                    AsyncInstr::MbarWait { .. }
+                        | AsyncInstr::BulkWait { .. }
+                        | AsyncInstr::CpWait { .. }
+                ) =>
+            {
+                self.async_wait(w, pc, active, exec, a);
+                return;
+            }
+            Op::Async(a) => {
+                self.asy.effects += 1;
+                for l in lanes(exec) {
+                    if let Err(kind) = self.async_lane(w, l, pc, a) {
+                        self.lane_stop(w, l, pc, kind);
+                    }
+                }
+                self.async_decide();
+            }
             op if {
                 let cx = self.ctx(w);
                 register_op(&mut self.warps[w], &cx, op, exec)
             } => {}
             Op::Ld(acc) | Op::St(acc) => {
                 let store = matches!(instr.op, Op::St(_));
-                let rest = self.fast_access(w, exec, acc, store);
+                let rest = if self.asy.watching() {
+                    exec
+                } else {
+                    self.fast_access(w, exec, acc, store)
+                };
+                if store {
+                    self.asy.effects += 1;
+                }
                 for l in lanes(rest) {
                     let r = if store {
-                        self.store(w, l, acc)
+                        self.store(w, l, acc, pc)
                     } else {
-                        self.load(w, l, acc)
+                        self.load(w, l, acc, pc)
                     };
                     if let Err(kind) = r {
                         match kind {
@@ -226,24 +257,31 @@ impl Machine<'_> {
                         }
                     }
                 }
+                self.async_decide();
             }
             op => {
                 for l in lanes(exec) {
-                    if let Err(kind) = self.lane_op(w, l, op) {
-                        match kind {
-                            Stop::Undefined(u) if u.effect == Effect::Result => {
-                                self.undefined_result(w, l, pc, u)
-                            }
-                            Stop::Undefined(u) => self.undefined(w, l, pc, u),
-                            Stop::Indeterminate(why) => {
-                                self.stop(w, l, pc, StopKind::Indeterminate(why))
-                            }
-                        }
+                    if let Err(kind) = self.lane_op(w, l, op, pc) {
+                        self.lane_stop(w, l, pc, kind);
                     }
+                }
+                if matches!(op, Op::CpAsync { .. } | Op::Multimem { .. }) {
+                    self.asy.effects += 1;
+                    self.async_decide();
                 }
             }
         }
         self.advance(w, pc, active);
+    }
+
+    /// What a lane's failure does: an undefined result goes on, the rest
+    /// stop the lane.
+    fn lane_stop(&mut self, w: usize, l: usize, pc: u32, kind: Stop) {
+        match kind {
+            Stop::Undefined(u) if u.effect == Effect::Result => self.undefined_result(w, l, pc, u),
+            Stop::Undefined(u) => self.undefined(w, l, pc, u),
+            Stop::Indeterminate(why) => self.stop(w, l, pc, StopKind::Indeterminate(why)),
+        }
     }
 
     fn cluster_min(&self) -> u32 {
@@ -259,10 +297,10 @@ impl Machine<'_> {
     }
 
     /// One lane's work for the instructions that act lane by lane.
-    fn lane_op(&mut self, w: usize, l: usize, op: &Op) -> Result<(), Stop> {
+    fn lane_op(&mut self, w: usize, l: usize, op: &Op, pc: u32) -> Result<(), Stop> {
         match *op {
-            Op::Ld(ref acc) => self.load(w, l, acc)?,
-            Op::St(ref acc) => self.store(w, l, acc)?,
+            Op::Ld(ref acc) => self.load(w, l, acc, pc)?,
+            Op::St(ref acc) => self.store(w, l, acc, pc)?,
             Op::Cvta {
                 d,
                 a,
@@ -404,7 +442,7 @@ impl Machine<'_> {
                 cp_size,
                 src_size,
                 ignore_src,
-            } => self.cp_async(w, l, dst, src, cp_size, src_size, ignore_src)?,
+            } => self.cp_async(w, l, pc, dst, src, cp_size, src_size, ignore_src)?,
             // an instruction the interpreter does not model (lenient
             // decoding): its destinations hold bits nobody knows
             Op::Opaque { ref dests } => {
@@ -417,14 +455,16 @@ impl Machine<'_> {
         Ok(())
     }
 
-    /// `cp.async` (PTX ISA 9.7.9.25.3.1), done at once: `src-size` bytes
-    /// (all of `cp-size` when absent, none with `ignore-src`) come from the
-    /// source, "remaining bytes in destination dst are filled with zeros".
+    /// `cp.async` (PTX ISA 9.7.9.25.3.1): `src-size` bytes (all of
+    /// `cp-size` when absent, none with `ignore-src`) come from the source,
+    /// "remaining bytes in destination dst are filled with zeros"; the copy
+    /// happens when the schedule says.
     #[allow(clippy::too_many_arguments)]
     fn cp_async(
         &mut self,
         w: usize,
         l: usize,
+        pc: u32,
         dst: Addr,
         src: Addr,
         cp_size: u8,
@@ -476,13 +516,7 @@ impl Machine<'_> {
         let dloc = self
             .resolve(w, l, Space::SharedCta, d, cp)
             .map_err(Stop::Undefined)?;
-        for k in 0..cp as usize {
-            let (v, sh) = match sloc {
-                Some(loc) if (k as u64) < from => self.read_at(loc, k, 1),
-                _ => (0, 0),
-            };
-            self.write_at(dloc, k, 1, v, sh).map_err(Stop::Undefined)?;
-        }
+        self.issue_cp_async(w, l, pc, sloc, from as usize, dloc, cp as usize);
         Ok(())
     }
 
@@ -709,14 +743,23 @@ impl Machine<'_> {
         Ok(())
     }
 
-    fn load(&mut self, w: usize, l: usize, acc: &Access) -> Result<(), Stop> {
+    fn load(&mut self, w: usize, l: usize, acc: &Access, pc: u32) -> Result<(), Stop> {
         let loc = self.locate(w, l, acc)?;
         let n = acc.size as usize;
+        let raced = self.asy.watching()
+            && self
+                .plain_read_check(w, l, pc, loc, n * acc.regs.len())
+                .map_err(Stop::Undefined)?;
         for (k, r) in acc.regs.iter().enumerate() {
             let Some(r) = r else { continue };
             if n == 16 {
                 let (lo, slo) = self.read_at(loc, k * n, 8);
                 let (hi, shi) = self.read_at(loc, k * n + 8, 8);
+                let (slo, shi) = if raced {
+                    (u64::MAX, u64::MAX)
+                } else {
+                    (slo, shi)
+                };
                 if let Src::Reg128(d) = *r {
                     self.set(w, d, l, lo, slo);
                     self.set(w, d + 1, l, hi, shi);
@@ -725,6 +768,7 @@ impl Machine<'_> {
             }
             let (v, sh) = self.read_at(loc, k * n, n);
             let bits = 8 * n as u32;
+            let sh = if raced { mask(bits) } else { sh };
             let reg_bits = u32::from(acc.reg_bits[k]);
             if let Src::Reg(d) = *r {
                 {
@@ -751,9 +795,13 @@ impl Machine<'_> {
         Ok(())
     }
 
-    fn store(&mut self, w: usize, l: usize, acc: &Access) -> Result<(), Stop> {
+    fn store(&mut self, w: usize, l: usize, acc: &Access, pc: u32) -> Result<(), Stop> {
         let loc = self.locate(w, l, acc)?;
         let n = acc.size as usize;
+        if self.asy.watching() {
+            self.plain_write_check(w, l, pc, loc, n * acc.regs.len())
+                .map_err(Stop::Undefined)?;
+        }
         for (k, r) in acc.regs.iter().enumerate() {
             let Some(r) = r else { continue };
             if n == 16 {

@@ -45,6 +45,11 @@ pub(crate) enum Lane {
     Sync {
         pc: u32,
     },
+    /// Waiting at an mbarrier wait or a group wait, tried again when the
+    /// asynchronous state has moved on from `epoch`.
+    Poll {
+        epoch: u64,
+    },
 }
 
 impl Lane {
@@ -112,6 +117,7 @@ pub(crate) struct Machine<'a> {
     pub budget_hit: bool,
     pub reports: Vec<Report>,
     pub undefined_results: Vec<Report>,
+    pub asy: exec::asynch::AsyncState,
 }
 
 /// Runs a prepared kernel.
@@ -140,6 +146,7 @@ pub fn run(prog: &Program, launch: &Launch) -> Result<Outcome, LaunchError> {
         budget_hit: false,
         reports: Vec::new(),
         undefined_results: Vec::new(),
+        asy: exec::asynch::AsyncState::new(&launch.schedule),
     };
     let n = [
         shape.grid[0] / shape.cluster[0],
@@ -179,6 +186,7 @@ pub fn run(prog: &Program, launch: &Launch) -> Result<Outcome, LaunchError> {
         undefined_results: m.undefined_results,
         steps: m.steps,
         budget_exhausted: m.budget_hit,
+        choices: std::mem::take(&mut m.asy.choices),
     })
 }
 
@@ -322,6 +330,7 @@ impl Machine<'_> {
         let s = self.shape;
         let shared_len = (self.prog.shared_end + s.dynamic_shared) as usize;
         let per_cta = s.threads.div_ceil(LANES as u32);
+        self.asy.new_cluster();
         self.ctas.clear();
         // keep the register files' memory for the next cluster's warps
         let mut spare: Vec<Vec<u64>> = self.warps.drain(..).map(|w| w.regs).collect();
@@ -389,6 +398,7 @@ impl Machine<'_> {
     fn run_cluster(&mut self) {
         loop {
             let mut progress = false;
+            let (polls, effects) = (self.asy.polls, self.asy.effects);
             for w in 0..self.warps.len() {
                 if !self.warps[w].done {
                     progress |= self.run_warp(w);
@@ -399,19 +409,64 @@ impl Machine<'_> {
             }
             if self.budget_hit {
                 self.stop_all(StopKind::Budget);
+                self.drain_async();
                 return;
             }
             if self.warps.iter().all(|w| w.done) {
+                // operations still in flight complete after their threads
+                self.drain_async();
+                return;
+            }
+            // rounds of failing waits (and time-outs) with memory, barriers
+            // and mbarriers untouched: a polling loop that cannot end
+            if self.asy.effects != effects || self.asy.busy() {
+                self.asy.idle = 0;
+            } else if self.asy.polls != polls {
+                self.asy.idle += 1;
+            }
+            if self.asy.idle >= exec::asynch::IDLE_ROUNDS {
+                self.deadlock();
                 return;
             }
             if !progress {
-                self.stop_all(StopKind::Deadlock(
-                    "waits at a barrier or warp collective that the other threads never reach"
-                        .into(),
-                ));
+                // no thread can go on: an asynchronous step, if any; else
+                // the suspended try_waits reach their time limit
+                if self.async_unblock() {
+                    continue;
+                }
+                if self.time_out_waits() {
+                    self.asy.idle += 1;
+                    if self.asy.idle < exec::asynch::IDLE_ROUNDS {
+                        continue;
+                    }
+                }
+                self.deadlock();
                 return;
             }
         }
+    }
+
+    /// Stops every waiting thread, each with what it waits for.
+    fn deadlock(&mut self) {
+        for w in 0..self.warps.len() {
+            for l in 0..LANES {
+                let st = self.warps[w].lane[l];
+                if st.finished() {
+                    continue;
+                }
+                let why = match st {
+                    Lane::Poll { .. } => self.wait_description(w, l),
+                    Lane::Running if self.asy.idle > 0 => self.describe_polled("a polling loop"),
+                    _ => "waits at a barrier or warp collective that the other threads never reach"
+                        .into(),
+                };
+                self.diverge(w);
+                let pc = self.warps[w].pc[l];
+                self.stop(w, l, pc, StopKind::Deadlock(why));
+            }
+            self.warps[w].done = true;
+        }
+        self.drain_async();
     }
 
     fn run_warp(&mut self, w: usize) -> bool {
@@ -445,6 +500,7 @@ impl Machine<'_> {
         } else {
             0
         };
+        let epoch = self.asy.epoch;
         let wp = &mut self.warps[w];
         let cta = &self.ctas[wp.cta];
         let mut best = u32::MAX;
@@ -460,6 +516,7 @@ impl Machine<'_> {
                     wp.waited[l] = target;
                     wp.lane[l] = Lane::Running;
                 }
+                Lane::Poll { epoch: e } if e != epoch => wp.lane[l] = Lane::Running,
                 _ => {}
             }
             let st = wp.lane[l];
@@ -539,6 +596,7 @@ impl Machine<'_> {
             instruction: text,
             offset,
             kind,
+            note: String::new(),
         });
         self.finish_lane(w, lane, Lane::Stopped);
     }
@@ -564,6 +622,7 @@ impl Machine<'_> {
             instruction,
             offset,
             kind: StopKind::Undefined(u),
+            note: String::new(),
         });
     }
 
@@ -575,6 +634,7 @@ impl Machine<'_> {
             return;
         }
         self.warps[w].lane[lane] = how;
+        self.asy.effects += 1;
         let cta = &mut self.ctas[c];
         cta.live = cta.live.saturating_sub(1);
         for id in 0..BARRIERS {
