@@ -270,8 +270,8 @@ pub fn run(args: ExecArgs) -> Result<ExitCode> {
         return explore_all(&args, &src, &prog, &launch);
     };
     launch.schedule = schedule;
-    let outcome = sim::run(&prog, &launch).map_err(|e| anyhow!("{e}"))?;
     let buffer_args = buffer_args(&launch);
+    let outcome = sim::run_owned(&prog, launch).map_err(|e| anyhow!("{e}"))?;
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         for (b, &k) in outcome.buffers.iter().zip(&buffer_args) {

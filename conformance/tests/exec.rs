@@ -186,3 +186,87 @@ fn runaway_loop_exits_one_at_the_budget() {
     assert_eq!(code!(out), 1);
     assert!(String::from_utf8_lossy(&out.stdout).contains("step budget"));
 }
+
+/// `--schedule`: a program that waits gets one outcome under every
+/// schedule; one that reads a copy's destination before waiting gets
+/// unspecified bytes and a report under the late schedule, and several
+/// outcomes under `all`; a bad schedule is a usage error.
+#[test]
+fn schedules_of_asynchronous_copies() {
+    let example = "examples/async/bulk_round_trip.ptx";
+    let args = [
+        "exec",
+        example,
+        "--kernel",
+        "round_trip",
+        "--arg",
+        "buf:16384*0x5a",
+        "--arg",
+        "buf:16384",
+        "--arg",
+        "u32:1",
+        "--json",
+    ];
+    let mut outs = Vec::new();
+    for s in ["eager", "late", "random:1", "random:99", "all"] {
+        let o = conform(&[&args[..], &["--schedule", s]].concat());
+        assert_eq!(code!(o), 0, "{s}: {}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let v = if s == "all" {
+            assert_eq!(v["complete"], true);
+            assert!(v["schedules"].as_u64().unwrap() >= 1, "{}", v["schedules"]);
+            let outs = v["outcomes"].as_array().unwrap();
+            assert_eq!(outs.len(), 1, "one outcome under every schedule");
+            outs[0].clone()
+        } else {
+            v
+        };
+        assert!(v["buffers"][1]["hex"] == "5a".repeat(16384), "{s}");
+        assert!(v["buffers"][1]["unspecified"].is_null(), "{s}");
+        outs.push(v);
+    }
+    // reading the tile before the wait races with the copy
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../")
+            .join(example),
+    )
+    .unwrap()
+    .replace(
+        "\tand.b32 %r3, %r2, 1;",
+        "\tand.b32 %r3, %r2, 1;\n\tld.shared.u32 %r4, [tile];\n\tst.global.u32 [%rd5+16380], %r4;",
+    );
+    let racy = write("racy.ptx", &src);
+    let racy_args = [
+        "exec",
+        racy.to_str().unwrap(),
+        "--kernel",
+        "round_trip",
+        "--arg",
+        "buf:16384*0x5a",
+        "--arg",
+        "buf:16384",
+        "--arg",
+        "u32:1",
+    ];
+    let o = conform(&[&racy_args[..], &["--schedule", "late"]].concat());
+    let text = String::from_utf8_lossy(&o.stdout);
+    // a race is an undefined result: the run goes on, exit 0
+    assert_eq!(code!(o), 0, "{text}");
+    assert!(text.contains("9.7.9.25.1"), "{text}");
+    assert!(
+        text.contains("races with `cp.async.bulk.shared::cta.global"),
+        "{text}"
+    );
+    let o = conform(&[&racy_args[..], &["--schedule", "all", "--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    // every schedule the explorer visits shows the race
+    let outs = v["outcomes"].as_array().unwrap();
+    assert!(!outs.is_empty());
+    assert!(outs
+        .iter()
+        .all(|o| !o["undefined_results"].as_array().unwrap().is_empty()));
+    let o = conform(&[&racy_args[..], &["--schedule", "sometimes"]].concat());
+    assert_eq!(code!(o), 2);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("eager, late, random:SEED or all"));
+}

@@ -264,18 +264,35 @@ fn the_simulator_runs_every_default_test_and_shows_only_allowed_outcomes() {
     let tests = r["tests"].as_array().unwrap();
     assert!(tests.len() >= 2000, "{}", tests.len());
     // every test runs, the asynchronous families included
+    let asynchronous = ["Proxy-", "Bulk-", "StAsync", "CpAsync", "Mbarrier-"];
+    let (mut async_instances, mut async_incomplete) = (0, 0);
     for t in tests {
-        assert!(t["skipped"].is_null(), "{}: {}", t["name"], t["skipped"]);
-        assert!(t["instances"].as_u64().unwrap() >= 500, "{}", t["name"]);
-        assert_eq!(t["incomplete"], 0, "{}", t["name"]);
+        let name = t["name"].as_str().unwrap();
+        assert!(t["skipped"].is_null(), "{name}: {}", t["skipped"]);
+        let instances = t["instances"].as_u64().unwrap();
+        let incomplete = t["incomplete"].as_u64().unwrap();
+        assert!(instances >= 500, "{name}");
+        if asynchronous.iter().any(|p| name.starts_with(p)) {
+            // a copy that reads generic writes with no proxy fence for
+            // their space gets unspecified bits (PTX ISA 9.7.9.25.2): an
+            // instance whose values are unspecified is incomplete
+            async_instances += instances;
+            async_incomplete += incomplete;
+        } else {
+            assert_eq!(incomplete, 0, "{name}");
+        }
         let seen: u64 = t["histogram"]
             .as_array()
             .unwrap()
             .iter()
             .map(|h| h["count"].as_u64().unwrap())
             .sum();
-        assert_eq!(seen, t["instances"].as_u64().unwrap(), "{}", t["name"]);
+        assert_eq!(seen + incomplete, instances, "{name}");
     }
+    assert!(
+        async_incomplete * 4 < async_instances,
+        "{async_incomplete} of {async_instances} asynchronous instances incomplete"
+    );
     // the interpreter interleaves whole threads: message passing never
     // shows its weak outcome there, but the sequential ones appear
     let mp = tests

@@ -41,6 +41,11 @@ const GALLERY: &[(&str, &[(u64, &str)])] = &[
         "cvta_shared_beside_global_variable.ptx",
         &[(16, "cvta.to.shared::cta")],
     ),
+    // the asynchronous and mbarrier instructions, decoded for the search
+    // (issue 14): a bulk copy whose size is clamped to a multiple of 16,
+    // and one whose size is only bounded
+    ("bulk_copy_size_clamped.ptx", &[]),
+    ("bulk_copy_param_size.ptx", &[(24, "cp.async.bulk.size")]),
 ];
 
 fn analyse(file: &str) -> (i32, serde_json::Value) {
@@ -81,7 +86,8 @@ fn gallery_verdicts_and_replays() {
 
 /// The witnesses say what the spec text makes them: a thread id of at
 /// least 32 and odd for the misaligned load, a size above 16 for cp.async,
-/// the last CTA of a cluster for mapa.
+/// the last CTA of a cluster for mapa, a bulk copy of at most 1024 bytes
+/// that are not a multiple of 16 (from thread 0, the one that copies).
 #[test]
 fn witnesses_sit_where_the_reasoning_puts_them() {
     let witness = |file: &str| {
@@ -122,6 +128,16 @@ fn witnesses_sit_where_the_reasoning_puts_them() {
         value("%cluster_nctarank"),
         "{w}"
     );
+    let w = witness("bulk_copy_param_size.ptx");
+    let size = w["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p[0] == "size")
+        .and_then(|p| p[1].as_u64())
+        .unwrap();
+    assert!(size % 16 != 0 && size <= 1024, "{w}");
+    assert_eq!(w["tid"][0].as_u64(), Some(0), "{w}");
 }
 
 #[test]

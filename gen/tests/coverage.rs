@@ -17,8 +17,10 @@ const WITHOUT: &[(&str, &str)] = &[
     ("prefetch", "a hint: no result"),
     ("prefetchu", "a hint: no result"),
     ("applypriority", "changes an eviction priority: no result"),
-    ("cp.async.bulk.prefetch", "a hint: no result"),
-    ("cp.async.bulk.prefetch.tensor", "a hint: no result"),
+    (
+        "cp.async.bulk.prefetch.tensor",
+        "a hint: no result (and tensor copies are not modelled yet)",
+    ),
     (
         "discard",
         "leaves the line's contents unspecified: no defined result",
@@ -51,32 +53,24 @@ const WITHOUT: &[(&str, &str)] = &[
     ("multimem.st", "needs a multicast object"),
     ("multimem.red", "needs a multicast object"),
     // Families the simulator does not run yet (docs/status.md): no expected
-    // values to give. (`cp.async` and its group instructions have groups.)
-    ("cp.async.bulk", "asynchronous copies are not modelled yet"),
-    (
-        "cp.async.bulk.tensor",
-        "asynchronous copies are not modelled yet",
-    ),
-    (
-        "cp.async.bulk.commit_group",
-        "asynchronous copies are not modelled yet",
-    ),
-    (
-        "cp.async.bulk.wait_group",
-        "asynchronous copies are not modelled yet",
-    ),
-    (
-        "cp.reduce.async.bulk",
-        "asynchronous copies are not modelled yet",
-    ),
+    // values to give. (The bulk copies and reductions, their groups,
+    // `st.async` and `st.bulk` have groups: gen/src/suite/bulk.rs.)
+    ("cp.async.bulk.tensor", "tensor copies are not modelled yet"),
     (
         "cp.reduce.async.bulk.tensor",
-        "asynchronous copies are not modelled yet",
+        "tensor copies are not modelled yet",
     ),
-    ("st.async", "asynchronous stores are not modelled yet"),
-    ("st.bulk", "not modelled yet (and sm_100 only)"),
+    (
+        "st.async.release",
+        "the release form to global memory (sm_100) is not modelled yet",
+    ),
     ("tensormap.replace", "tensor maps are not modelled yet"),
 ];
+
+/// Forms of the suite whose instruction the catalogue does not have (it
+/// covers PTX ISA 9.7.9): `mbarrier.*` and `cp.async.mbarrier.arrive`
+/// (9.7.13.15).
+const OUTSIDE: &[&str] = &["mbarrier.", "cp.async.mbarrier.arrive"];
 
 #[test]
 fn every_row_with_a_defined_result_has_a_group() {
@@ -85,6 +79,11 @@ fn every_row_with_a_defined_result_has_a_group() {
     let mut unresolved = Vec::new();
     let opts = Options::default();
     for p in plans() {
+        // instructions outside the catalogue's 9.7.9 (the mbarrier family,
+        // PTX ISA 9.7.13.15, which the asynchronous groups exercise)
+        if OUTSIDE.iter().any(|o| p.form.starts_with(o)) {
+            continue;
+        }
         let (opcode, quals) = split_opcode(&p.form);
         let rows: BTreeSet<&str> = match cat.resolve_all(opcode, &quals) {
             Ok(all) => all.iter().map(|b| b.form.row.id).collect(),

@@ -4,7 +4,9 @@
 //!
 //! The operations on one mbarrier take effect one at a time, so an
 //! execution fixes their order (like the coherence order of a location).
-//! Each order is played against the object's counts: "An mbarrier object
+//! Each order is played against the object's counts and phase, as the
+//! shared definition of the object, [`ptx_semantics::mbarrier`], keeps them
+//! (the simulator plays the same object): "An mbarrier object
 //! completes the current phase when all of the following conditions are
 //! met: The count of the pending arrivals has reached zero. The tx-count has
 //! reached zero." (9.7.13.15.6). An order is kept when every wait returns
@@ -21,7 +23,7 @@
 use crate::event::{Event, Kind, Scope};
 use crate::program::{ModelError, Program};
 use crate::rel::Rel;
-use std::collections::HashMap;
+use ptx_semantics::mbarrier::{Op, Slot, State, Undefined, WaitRule, MAX_COUNT};
 
 /// The most mbarrier orders one shape may have before the search gives up.
 const MAX_ORDERS: usize = 200_000;
@@ -34,7 +36,36 @@ pub struct MbarrierOrder {
     /// The order itself, on the operations of each mbarrier.
     pub order: Rel,
     /// Undefined behaviour in this order.
-    pub undefined: Vec<String>,
+    pub undefined: Vec<MbarrierUndefined>,
+}
+
+/// Undefined behaviour met while playing an order of the operations on an
+/// mbarrier: the event (`None`: the initial state), the object, the phase
+/// it was in, and the rule. Kept unformatted, since most orders are never
+/// reported ([`MbarrierUndefined::message`] gives the text).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MbarrierUndefined {
+    pub event: Option<usize>,
+    pub mbar: usize,
+    pub phase: Option<u32>,
+    pub rule: Undefined,
+}
+
+impl MbarrierUndefined {
+    /// The report: the event (or the object's initial state), the object
+    /// and its phase, and the rule of the PTX ISA with its text.
+    pub fn message(&self, p: &Program<'_>, events: &[Event]) -> String {
+        let name = &p.mbars[self.mbar].name;
+        let who = match self.event {
+            Some(e) => format!("{} on `{name}`", describe(p, &events[e])),
+            None => format!("the initial state of `{name}`"),
+        };
+        let u = self.rule;
+        match self.phase {
+            Some(k) => format!("{who} in its phase {k}: {u}"),
+            None => format!("{who}: {u}"),
+        }
+    }
 }
 
 /// What the cluster barriers of an execution give.
@@ -153,12 +184,188 @@ fn linear_orders(
     }
 }
 
-/// Plays one order of the operations on mbarrier `m` against its counts;
+/// The operation on the mbarrier object (PTX ISA 9.7.13.15, as
+/// [`ptx_semantics::mbarrier`] defines it) that an event performs; `None`
+/// for inits (see [`Player::init`]), waits, and events that are no mbarrier
+/// operation.
+///
+/// The shapes `thread.rs` builds: `mbarrier.arrive` is an arrive-on by 1
+/// ([`Op::Arrive`]), and with `.expect_tx` one event carrying the tx-count
+/// ([`Op::ArriveExpectTx`]: "the count argument of the arrive-on operation
+/// is assumed to be 1", 9.7.13.15.13); `cp.async.mbarrier.arrive` is the
+/// increment of the pending count (count -1, [`Op::IncPending`], absent
+/// with `.noinc`) and the asynchronous arrive-on ([`Op::AsyncArrive`], an
+/// asynchronous event, which returns no `state`); an asynchronous copy's
+/// completion is [`Op::CompleteTx`]. An arrive event with count 0 and a
+/// tx-count is a standalone [`Op::ExpectTx`]. Operands that do not fit a
+/// `u32` become `u32::MAX`, which the object rejects as out of range.
+fn op_of(ev: &Event) -> Option<Op> {
+    let operand = |v: i64| u32::try_from(v).unwrap_or(u32::MAX);
+    match ev.kind {
+        Kind::MbarrierArrive { tx, count, .. } => {
+            debug_assert!(
+                matches!((count, tx), (-1, 0) | (0, _) | (1, _)),
+                "no mbarrier event has count {count} and tx {tx}"
+            );
+            Some(match count {
+                c if c < 0 => Op::IncPending,
+                0 => Op::ExpectTx { tx: operand(tx) },
+                _ if tx != 0 => Op::ArriveExpectTx { tx: operand(tx) },
+                1 if ev.is_async => Op::AsyncArrive,
+                c => Op::Arrive {
+                    count: operand(c),
+                    no_complete: false,
+                },
+            })
+        }
+        Kind::CompleteTx { bytes, .. } => Some(Op::CompleteTx { tx: operand(bytes) }),
+        _ => None,
+    }
+}
+
+/// One order of the operations on one mbarrier, played against the object
+/// of [`ptx_semantics::mbarrier`].
+struct Player {
+    mbar: usize,
+    slot: Slot,
+    rule: WaitRule,
+    /// Per thread, the `state` of its latest `mbarrier.arrive` on the
+    /// object, what a wait without `.parity` tests (the litmus form has no
+    /// state operand); a thread that has not arrived tests phase 0.
+    tokens: Vec<State>,
+    undefined: Vec<MbarrierUndefined>,
+}
+
+impl Player {
+    fn report(&mut self, event: Option<usize>, phase: Option<u32>, rule: Undefined) {
+        let u = MbarrierUndefined {
+            event,
+            mbar: self.mbar,
+            phase,
+            rule,
+        };
+        if !self.undefined.contains(&u) {
+            self.undefined.push(u);
+        }
+    }
+
+    /// `mbarrier.init` (or the initial state's count): a fresh object,
+    /// phase 0, and no thread's state. On undefined behaviour (a count out
+    /// of range, an init on a valid object) the rule is reported and the
+    /// object is initialised anyway, with the count clamped to its range.
+    fn init(&mut self, e: Option<usize>, count: i64) {
+        let phase = self.slot.mbarrier().ok().map(|b| b.phase());
+        let op = Op::Init {
+            count: u32::try_from(count).unwrap_or(u32::MAX),
+        };
+        if let Err(u) = self.slot.apply(op) {
+            self.report(e, phase, u);
+            self.slot = Slot::Uninit;
+            let count = count.clamp(1, i64::from(MAX_COUNT)) as u32;
+            let _ = self.slot.apply(Op::Init { count });
+        }
+        self.tokens.fill(State::from_bits(0));
+    }
+
+    /// Applies an operation other than `init`. Undefined behaviour is
+    /// reported and the order goes on, as follows. The rule of 9.7.13.15.4
+    /// (an arrive-on in a phase whose preceding phase no wait saw complete)
+    /// does not stop the arrive-on: it is applied without the rule. Any
+    /// other rule leaves the object as it was, so the operation is skipped
+    /// (an arrive-on when no arrival is pending is dropped, as if the
+    /// pending count were clamped at 0), except that `arrive.expect_tx`
+    /// keeps its step that is defined on its own (see below). An operation
+    /// on an object not initialised yet is skipped silently:
+    /// `uses_before_init` reports it, by causality.
+    fn apply(&mut self, e: usize, ev: &Event, op: Op) {
+        let t = ev.thread.unwrap_or(0) as usize;
+        let Ok(before) = self.slot.mbarrier().map(|b| b.phase()) else {
+            return;
+        };
+        let mut rule = self.rule;
+        let u = loop {
+            let u = match self.slot.apply_with(op, rule) {
+                Ok(effect) => {
+                    if let (Some(s), Some(tok)) = (effect.token, self.tokens.get_mut(t)) {
+                        *tok = s;
+                    }
+                    return;
+                }
+                Err(u) => u,
+            };
+            self.report(Some(e), Some(before), u);
+            if u == Undefined::WAIT_BEFORE_NEXT_ARRIVE && rule == WaitRule::Enforced {
+                rule = WaitRule::Unchecked;
+                continue;
+            }
+            break u;
+        };
+        if let Op::ArriveExpectTx { tx } = op {
+            // Keep the step that is defined on its own: the expect-tx when
+            // no arrival is pending (as if the arrive-on had clamped the
+            // pending count at 0), the arrive-on when the tx-count would
+            // leave its range.
+            let part = match u {
+                Undefined::PENDING_RANGE => Some(Op::ExpectTx { tx }),
+                Undefined::TX_RANGE => Some(Op::Arrive {
+                    count: 1,
+                    no_complete: false,
+                }),
+                _ => None,
+            };
+            if let Some(Err(u)) = part.map(|part| self.slot.apply(part)) {
+                self.report(Some(e), Some(before), u);
+            }
+        }
+        // The arrive-on took place in phase `before`, or was meant to: that
+        // is the state a later wait of the thread tests.
+        if matches!(op, Op::Arrive { .. } | Op::ArriveExpectTx { .. }) {
+            if let Some(tok) = self.tokens.get_mut(t) {
+                *tok = State::from_bits(u64::from(before));
+            }
+        }
+    }
+
+    /// What a wait returns in the current state: `waitComplete` of
+    /// `test_wait`/`try_wait`, with `.parity` or with the thread's state;
+    /// `None` before any init (skipped, as `apply` does). Where the wait is
+    /// undefined (a state two or more phases old, a parity that is neither
+    /// 0 nor 1) the rule is reported and the wait answers whether the phase
+    /// named has completed by counting phases: a state's phase once the
+    /// object has moved past it, a parity's once the current phase has the
+    /// other parity.
+    fn wait(&mut self, e: usize, ev: &Event, parity: Option<i64>) -> Option<bool> {
+        let t = ev.thread.unwrap_or(0) as usize;
+        let b = *self.slot.mbarrier().ok()?;
+        let token = self.tokens.get(t).copied().unwrap_or(State::from_bits(0));
+        let answer = match parity {
+            Some(par) => b.test_wait_parity(u32::try_from(par).unwrap_or(u32::MAX)),
+            None => b.test_wait(token),
+        };
+        Some(answer.unwrap_or_else(|u| {
+            self.report(Some(e), Some(b.phase()), u);
+            match parity {
+                Some(par) => i64::from(b.phase_parity()) != par,
+                None => b.phase() > token.phase(),
+            }
+        }))
+    }
+}
+
+/// Plays one order of the operations on mbarrier `m` against the mbarrier
+/// object of [`ptx_semantics::mbarrier`] (its counts, phases and rules);
 /// `None` when a wait would return something other than its trace's value.
+///
+/// The rule of 9.7.13.15.4 ("at least one test_wait or try_wait operation
+/// must be performed which returns True for waitComplete before an
+/// arrive-on operation in the subsequent phase") is checked
+/// ([`WaitRule::Enforced`]) on objects that some `.parity` wait uses: the
+/// parity names a phase by one bit, which is ambiguous once a phase
+/// completes unseen. Undefined behaviour is reported with the event and the
+/// rule, and the order is played on (see [`Player::apply`]).
 fn play(p: &Program<'_>, events: &[Event], m: usize, seq: &[usize]) -> Option<MbarrierOrder> {
     let n = events.len();
     let mb = &p.mbars[m];
-    let name = &mb.name;
     let uses_parity = seq.iter().any(|&e| {
         matches!(
             events[e].kind,
@@ -168,75 +375,32 @@ fn play(p: &Program<'_>, events: &[Event], m: usize, seq: &[usize]) -> Option<Mb
             }
         )
     });
-    let mut count = mb.count;
-    let mut pending = count.unwrap_or(0);
-    let mut tx = 0i64;
-    // The number of completed phases: the current phase's index.
-    let mut phase = 0i64;
-    // Per thread, the phase of its latest arrive-on (its `state`).
-    let mut token: HashMap<u32, i64> = HashMap::new();
-    // Whether some wait returned true on each completed phase.
-    let mut seen: Vec<bool> = Vec::new();
+    let mut player = Player {
+        mbar: m,
+        slot: Slot::Uninit,
+        rule: if uses_parity {
+            WaitRule::Enforced
+        } else {
+            WaitRule::Unchecked
+        },
+        tokens: vec![State::from_bits(0); p.test.threads.len()],
+        undefined: Vec::new(),
+    };
+    if let Some(count) = mb.count {
+        player.init(None, count);
+    }
     let mut order = Rel::empty(n);
     let mut observed = Rel::empty(n);
-    let mut undefined = Vec::new();
     for (k, &e) in seq.iter().enumerate() {
         for &later in &seq[k + 1..] {
             order.add(e, later);
         }
         let ev = &events[e];
-        let t = ev.thread.unwrap_or(0);
-        if let Kind::MbarrierInit { count: c, .. } = ev.kind {
-            count = Some(c);
-            pending = c;
-            tx = 0;
-            phase = 0;
-            token.clear();
-            seen.clear();
-            continue;
-        }
-        // Before any init: undefined, reported by `uses_before_init`.
-        let Some(expected) = count else {
-            continue;
-        };
         match ev.kind {
-            Kind::MbarrierArrive {
-                tx: t_exp,
-                count: c,
-                ..
-            } => {
-                if c > 0 && uses_parity && phase >= 1 && !seen[(phase - 1) as usize] {
-                    undefined.push(format!(
-                        "{} arrives in phase {phase} of `{name}` before any wait returned true \
-                         on phase {} (PTX ISA 9.7.13.15.4: \"For each phase of the mbarrier \
-                         object, at least one test_wait or try_wait operation must be performed \
-                         which returns True for waitComplete before an arrive-on operation in \
-                         the subsequent phase.\")",
-                        describe(p, ev),
-                        phase - 1
-                    ));
-                }
-                tx += t_exp;
-                pending -= c;
-                if c > 0 {
-                    token.insert(t, phase);
-                }
-                if pending < 0 {
-                    undefined.push(format!(
-                        "{} arrives on `{name}` when no arrival is pending: the pending count \
-                         would go below zero, outside the range PTX ISA 9.7.13.15 gives it",
-                        describe(p, ev)
-                    ));
-                    pending = 0;
-                }
-            }
-            Kind::CompleteTx { bytes, .. } => tx -= bytes,
+            Kind::MbarrierInit { count, .. } => player.init(Some(e), count),
             Kind::MbarrierWait { done, parity, .. } => {
-                let complete = match parity {
-                    // The phase of that parity is complete when the current
-                    // phase has the other parity.
-                    Some(par) => phase % 2 != par,
-                    None => phase > token.get(&t).copied().unwrap_or(0),
+                let Some(complete) = player.wait(e, ev, parity) else {
+                    continue;
                 };
                 if complete != done {
                     return None;
@@ -247,24 +411,22 @@ fn play(p: &Program<'_>, events: &[Event], m: usize, seq: &[usize]) -> Option<Mb
                             observed.add(c, e);
                         }
                     }
-                    if phase >= 1 {
-                        seen[(phase - 1) as usize] = true;
+                    if let Ok(b) = player.slot.mbarrier_mut() {
+                        b.note_wait_true();
                     }
                 }
-                continue;
             }
-            _ => continue,
-        }
-        if pending == 0 && tx == 0 {
-            phase += 1;
-            seen.push(false);
-            pending = expected;
+            _ => {
+                if let Some(op) = op_of(ev) {
+                    player.apply(e, ev, op);
+                }
+            }
         }
     }
     Some(MbarrierOrder {
         observed,
         order,
-        undefined,
+        undefined: player.undefined,
     })
 }
 

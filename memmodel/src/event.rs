@@ -59,7 +59,11 @@ pub enum Kind {
     AsyncWait,
     /// An arrive-on of `count` (negative: the pending count grows, as
     /// `cp.async.mbarrier.arrive` does at issue), after an expect-tx of `tx`
-    /// bytes (`mbarrier.arrive.expect_tx`).
+    /// bytes (`mbarrier.arrive.expect_tx`). The shapes built: count 1 with
+    /// any `tx` (`mbarrier.arrive{.expect_tx}`, or with tx 0 the
+    /// asynchronous arrive-on of `cp.async.mbarrier.arrive`), count -1 with
+    /// tx 0 (the increment), count 0 with `tx` (a standalone expect-tx);
+    /// `barrier::op_of` maps them onto `ptx_semantics::mbarrier::Op`.
     MbarrierArrive {
         mbar: usize,
         tx: i64,

@@ -336,7 +336,7 @@ struct Ext {
     sync: Rel,
     observed: Rel,
     order: Rel,
-    undefined: Vec<String>,
+    undefined: Vec<barrier::MbarrierUndefined>,
 }
 
 /// Groups a thread's traces by shape: the same events, dependencies and
@@ -769,7 +769,11 @@ impl Search<'_> {
                         if !self.scan_undefined {
                             return true;
                         }
-                        let mut ub = e.undefined.clone();
+                        let mut ub: Vec<String> = e
+                            .undefined
+                            .iter()
+                            .map(|u| u.message(self.prog, &x.events))
+                            .collect();
                         ub.extend(barrier::copy_races(
                             self.prog,
                             &x.events,

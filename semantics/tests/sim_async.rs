@@ -34,10 +34,13 @@ fn all_schedules(prog: &Program, launch: &Launch) -> Vec<(String, Outcome)> {
         out.push((format!("{s:?}"), sim::run(prog, &l).unwrap()));
     }
     let mut explored = Vec::new();
-    let done = sim::explore(prog, launch, 5_000, |o| explored.push(o.clone())).unwrap();
-    assert!(done.complete, "more than 5,000 schedules");
-    // every test here issues an operation while the thread goes on
-    assert!(done.runs > 1, "the explorer found one schedule only");
+    let done = sim::explore(prog, launch, 200_000, |o| {
+        if !explored.contains(o) {
+            explored.push(o.clone())
+        }
+    })
+    .unwrap();
+    assert!(done.complete, "more than 200,000 schedules");
     for (k, o) in explored.into_iter().enumerate() {
         out.push((format!("script {k}"), o));
     }
@@ -271,6 +274,65 @@ fn bulk_reduce_add_u32_into_global() {
     for (name, o) in all_schedules(&prog, &launch) {
         assert!(o.reports.is_empty(), "{name}: {:?}", o.reports);
         assert_eq!(o.buffers[1].bytes, le(&want), "{name}");
+    }
+}
+
+#[test]
+fn a_bulk_copy_of_generic_writes_needs_a_proxy_fence() {
+    // shared memory written with st.shared, then copied out by the async
+    // proxy: without fence.proxy.async (PTX ISA 9.7.9.25.2) the copy may or
+    // may not see the writes
+    let body = "\
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<8>;
+	.shared .align 16 .b8 buf[16];
+	ld.param.u64 %rd3, [dst];
+	mov.u32 %r1, 0x01020304;
+	st.shared.v4.u32 [buf], {%r1, %r1, %r1, %r1};
+	FENCE
+	cp.async.bulk.global.shared::cta.bulk_group [%rd3], [buf], 16;
+	cp.async.bulk.commit_group;
+	cp.async.bulk.wait_group 0;
+	ret;";
+    let launch = Launch::new(
+        [1, 1, 1],
+        [1, 1, 1],
+        vec![Arg::Buffer {
+            addr: None,
+            bytes: vec![0; 16],
+        }],
+    );
+    for (fence, fenced) in [
+        ("fence.proxy.async.shared::cta;", true),
+        ("fence.proxy.async;", true),
+        // a fence for another space does not order shared memory
+        ("fence.proxy.async.global;", false),
+        ("", false),
+    ] {
+        let prog = program(&body.replace("FENCE", fence), ".param .u64 dst", "");
+        let o = sim::run(&prog, &launch).unwrap();
+        assert!(o.reports.is_empty(), "{fence}: {:?}", o.reports);
+        if fenced {
+            assert!(
+                o.undefined_results.is_empty(),
+                "{fence}: {:?}",
+                o.undefined_results
+            );
+            assert_eq!(o.buffers[0].bytes, [4, 3, 2, 1].repeat(4), "{fence}");
+            assert!(o.buffers[0].unspecified.iter().all(|&b| b == 0), "{fence}");
+        } else {
+            assert_eq!(
+                o.undefined_results.len(),
+                1,
+                "{fence}: {:?}",
+                o.undefined_results
+            );
+            assert!(matches!(
+                o.undefined_results[0].kind,
+                StopKind::Undefined(u) if u.section == "9.7.9.25.2"
+            ));
+            assert_eq!(o.buffers[0].unspecified, vec![1; 16], "{fence}");
+        }
     }
 }
 

@@ -41,7 +41,10 @@ pub struct Edge {
     pub before: Vec<&'static Precondition>,
     /// The values `var` may take, both ends included (`None`: every
     /// 64-bit value): an alignment rule has its edges everywhere, and a
-    /// range picks one.
+    /// range picks one. A range written high end first, `(hi, lo)`, asks
+    /// for the lower edge instead: the smallest value where the
+    /// precondition holds and the largest smaller one where it does not
+    /// (`mbarrier.init`'s count of 1 and 0).
     pub range: Option<(u64, u64)>,
 }
 
@@ -64,10 +67,12 @@ fn set(env: &mut Env, v: Var, x: u64) {
         Var::B => env.b = x,
         Var::Addr => env.addr = x,
         Var::Addr2 => env.addr2 = x,
+        Var::Mbar => env.mbar = x,
         Var::Size => env.size = x,
         Var::CpSize => env.cp_size = x,
         Var::SrcSize => env.src_size = x,
         Var::Mask => env.mask = x,
+        Var::CtaMask => env.cta_mask = x,
         Var::Lane => env.lane = x,
         Var::Rank => env.rank = x,
         Var::ClusterSize => env.cluster_size = x,
@@ -76,15 +81,17 @@ fn set(env: &mut Env, v: Var, x: u64) {
     }
 }
 
-const ALL_VARS: [Var; 13] = [
+const ALL_VARS: [Var; 15] = [
     Var::A,
     Var::B,
     Var::Addr,
     Var::Addr2,
+    Var::Mbar,
     Var::Size,
     Var::CpSize,
     Var::SrcSize,
     Var::Mask,
+    Var::CtaMask,
     Var::Lane,
     Var::Rank,
     Var::ClusterSize,
@@ -111,23 +118,31 @@ pub fn boundary(edge: &Edge, profile: &WindowProfile) -> Option<Boundary> {
         .iter()
         .map(|p| eval_cond(&Z3(&terms), profile, &p.holds))
         .collect();
+    // the lower edge: a range given high end first
+    let below = matches!(edge.range, Some((a, b)) if a > b);
     let largest = |extra: Option<u64>, want: bool| -> Option<u64> {
         let opt = Optimize::new();
         opt.assert(if want { holds.clone() } else { holds.not() });
         for e in &earlier {
             opt.assert(e);
         }
-        if let Some((lo, hi)) = edge.range {
-            opt.assert(x.bvuge(lit(lo)));
-            opt.assert(x.bvule(lit(hi)));
+        if let Some((a, b)) = edge.range {
+            opt.assert(x.bvuge(lit(a.min(b))));
+            opt.assert(x.bvule(lit(a.max(b))));
         }
-        match extra {
+        match (extra, below) {
             // the smallest value above `d` that breaks the precondition
-            Some(d) => {
+            (Some(d), false) => {
                 opt.assert(x.bvugt(lit(d)));
                 opt.minimize(&x);
             }
-            None => opt.maximize(&x),
+            (None, false) => opt.maximize(&x),
+            // below: the largest value under `d` that breaks it
+            (Some(d), true) => {
+                opt.assert(x.bvult(lit(d)));
+                opt.maximize(&x);
+            }
+            (None, true) => opt.minimize(&x),
         }
         if opt.check(&[]) != SatResult::Sat {
             return None;
@@ -185,6 +200,11 @@ pub fn standard() -> Vec<Edge> {
         ),
         Edge::new(&table::LD_PARAM_ENTRY, Var::Addr, Env { size: 4, ..at }),
         Edge::new(&table::POLICY_SIZES, Var::B, Env { a: 0, ..at }),
+        Edge::new(&table::MBAR_INIT_COUNT, Var::A, at),
+        Edge {
+            range: Some((u64::MAX, 0)),
+            ..Edge::new(&table::MBAR_INIT_COUNT, Var::A, at)
+        },
     ]
 }
 
@@ -211,6 +231,8 @@ mod tests {
             ("cp.async.src-size", 16, 17),
             ("ld.param::entry", 12, 13),
             ("createpolicy.range.sizes", 1 << 32, (1 << 32) + 1),
+            ("mbarrier.init.count", (1 << 20) - 1, 1 << 20),
+            ("mbarrier.init.count", 1, 0),
         ];
         let p = WindowProfile::SM90;
         let got: Vec<(&str, u64, u64)> = standard()
@@ -218,6 +240,31 @@ mod tests {
             .filter_map(|e| boundary(e, &p))
             .map(|b| (b.precondition, b.defined, b.undefined))
             .collect();
+        assert_eq!(got, want);
+        // edges with no suite groups
+        let at = Env {
+            rank: 1,
+            cluster_size: 4,
+            ..Env::default()
+        };
+        let more = [
+            Edge::new(&table::MBAR_TX_COUNT, Var::A, at),
+            Edge::new(&table::MBAR_PARITY, Var::A, at),
+            Edge {
+                range: Some((0, 0xffff)),
+                ..Edge::new(&table::BULK_CTA_MASK, Var::CtaMask, at)
+            },
+        ];
+        let got: Vec<(&str, u64, u64)> = more
+            .iter()
+            .filter_map(|e| boundary(e, &p))
+            .map(|b| (b.precondition, b.defined, b.undefined))
+            .collect();
+        let want: &[(&str, u64, u64)] = &[
+            ("mbarrier.tx-count", (1 << 20) - 1, 1 << 20),
+            ("mbarrier.test_wait.parity", 1, 2),
+            ("cp.async.bulk.multicast.cta-mask", 0xf, 0x10),
+        ];
         assert_eq!(got, want);
     }
 

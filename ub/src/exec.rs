@@ -4,9 +4,12 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
+use ptx_semantics::precond::table::MbarOp;
 use ptx_semantics::precond::{self, eval_cond, table, Precondition, Var};
 use ptx_semantics::ptx::ast::Module;
-use ptx_semantics::sim::program::{Access, Addr, Op, Policy, Program, Src, Sreg};
+use ptx_semantics::sim::program::{
+    Access, Addr, AsyncInstr, MbarKind, Op, Policy, Program, Src, Sreg,
+};
 use ptx_semantics::sim::{self, Effect, Space, WindowProfile};
 use z3::ast::{Ast, Bool, BV};
 use z3::{Model, Params, SatResult, Solver};
@@ -421,9 +424,150 @@ fn preconditions_of(s: &Search, path: &Path, op: &Op) -> Vec<(&'static Precondit
                 .with(Var::Size, lit(u64::from(ty.bits / 8)));
             out.push((&table::ALIGNED, t));
         }
+        Op::Async(a) => async_preconditions(s, path, a, base, &mut out),
         _ => {}
     }
     out
+}
+
+/// The preconditions of an asynchronous or mbarrier instruction, in the
+/// simulator's order (semantics/src/sim/machine/exec/asynch.rs). Rules on
+/// the object's state (initialised, its phase and counts) are not
+/// preconditions of one thread's operands: the search cannot ask them.
+fn async_preconditions(
+    s: &Search,
+    path: &Path,
+    a: &AsyncInstr,
+    base: Terms,
+    out: &mut Vec<(&'static Precondition, Terms)>,
+) {
+    // the mbarrier's address and the 32-bit count, txCount or phaseParity
+    let mbar = |addr: &Addr, operand: Option<&Src>| {
+        let t = base.clone().with(Var::Mbar, s.address(path, *addr));
+        match operand {
+            Some(x) => t.with(Var::A, mask64(&s.value(path, *x), 32)),
+            None => t,
+        }
+    };
+    let mut all = |pres: Vec<&'static Precondition>, t: &Terms| {
+        for p in pres {
+            out.push((p, t.clone()));
+        }
+    };
+    match a {
+        AsyncInstr::MbarInit { addr, space, count } => {
+            all(
+                table::mbarrier(MbarOp::Init, *space),
+                &mbar(addr, Some(count)),
+            );
+        }
+        AsyncInstr::MbarInval { addr, space } => {
+            all(table::mbarrier(MbarOp::Inval, *space), &mbar(addr, None));
+        }
+        AsyncInstr::MbarUpdate {
+            kind,
+            addr,
+            space,
+            count,
+            tx,
+            ..
+        } => {
+            let op = match kind {
+                MbarKind::Arrive { drop, .. } => MbarOp::Arrive {
+                    drop: *drop,
+                    count: count.is_some(),
+                    tx: tx.is_some(),
+                },
+                MbarKind::ExpectTx => MbarOp::ExpectTx,
+                MbarKind::CompleteTx => MbarOp::CompleteTx,
+            };
+            all(
+                table::mbarrier(op, *space),
+                &mbar(addr, tx.as_ref().or(count.as_ref())),
+            );
+        }
+        AsyncInstr::MbarWait {
+            addr,
+            space,
+            token,
+            parity,
+            ..
+        } => {
+            let t = mbar(addr, parity.then_some(token));
+            all(
+                table::mbarrier(MbarOp::Wait { parity: *parity }, *space),
+                &t,
+            );
+        }
+        AsyncInstr::CpAsyncArrive { addr, space, .. } => {
+            all(
+                table::mbarrier(MbarOp::CpAsyncArrive, *space),
+                &mbar(addr, None),
+            );
+        }
+        AsyncInstr::Bulk {
+            dst,
+            dst_space,
+            src,
+            size,
+            mbar: m,
+            cta_mask,
+            pre,
+            ..
+        } => {
+            let mut t = base
+                .clone()
+                .with(Var::Addr, s.address(path, *dst))
+                .with(Var::Addr2, s.address(path, *src))
+                .with(Var::Size, mask64(&s.value(path, *size), 32));
+            all(pre.to_vec(), &t);
+            if let Some(m) = m {
+                t = t.with(Var::Mbar, s.address(path, *m));
+                all(table::mbarrier(MbarOp::Bulk, *dst_space), &t);
+            }
+            if let Some(c) = cta_mask {
+                let t = t.with(Var::CtaMask, mask64(&s.value(path, *c), 16));
+                all(vec![table::bulk_multicast()], &t);
+            }
+        }
+        AsyncInstr::BulkPrefetch { addr, size } => {
+            let t = base
+                .clone()
+                .with(Var::Addr2, s.address(path, *addr))
+                .with(Var::Size, mask64(&s.value(path, *size), 32));
+            all(table::for_row("cp.async.bulk.prefetch").to_vec(), &t);
+        }
+        AsyncInstr::StAsync {
+            addr,
+            space,
+            elem,
+            srcs,
+            mbar: m,
+        } => {
+            let n = u64::from(*elem) * srcs.len() as u64;
+            let t = base
+                .clone()
+                .with(Var::Addr, s.address(path, *addr))
+                .with(Var::Size, lit(n.next_power_of_two()))
+                .with(Var::Mbar, s.address(path, *m));
+            all(table::st_async(*space == Space::Generic), &t);
+            all(table::mbarrier(MbarOp::StAsync, *space), &t);
+            all(vec![&table::ST_ASYNC_SAME_CTA], &t);
+        }
+        AsyncInstr::StBulk { addr, space, size } => {
+            let t = base
+                .clone()
+                .with(Var::Addr, s.address(path, *addr))
+                .with(Var::Size, s.value(path, *size));
+            all(table::st_bulk(*space == Space::Generic), &t);
+        }
+        AsyncInstr::MbarPendingCount { .. }
+        | AsyncInstr::BulkCommit
+        | AsyncInstr::BulkWait { .. }
+        | AsyncInstr::CpCommit
+        | AsyncInstr::CpWait { .. }
+        | AsyncInstr::FenceProxyAsync { .. } => {}
+    }
 }
 
 impl Search<'_> {
@@ -978,6 +1122,21 @@ impl Search<'_> {
                     self.set(path, guard, *d, fresh(64));
                 }
             }
+            // what the mbarrier instructions return depends on the
+            // object's state, which the search does not keep: the state of
+            // an arrive, whether a wait saw the phase complete, a pending
+            // count are unknowns (the copies write memory, which is not
+            // remembered either)
+            Op::Async(a) => match **a {
+                AsyncInstr::MbarUpdate { d: Some(d), .. } => {
+                    self.set(path, guard, d, fresh(64));
+                }
+                AsyncInstr::MbarWait { d, .. } => self.set(path, guard, d, fresh(1)),
+                AsyncInstr::MbarPendingCount { d, .. } => {
+                    self.set(path, guard, d, fresh(32));
+                }
+                _ => {}
+            },
             _ => {}
         }
     }

@@ -19,6 +19,7 @@ use super::manifest::{Boundary, Expect, Layout, Provenance};
 use super::templates::{render, Common, Module};
 use super::{generator, group_1d, push_le, Built, Options, Plan};
 use crate::rng::SplitMix64;
+use ptx_semantics::mbarrier::MAX_COUNT;
 use ptx_semantics::precond::{table, Env, Precondition, Var};
 use ptx_semantics::sim::window::{
     cvta_from_generic, cvta_to_generic, getctarank, isspacep, mapa, Place, WindowProfile,
@@ -68,6 +69,19 @@ enum Probe {
     /// `createpolicy.fractional` with the row's fraction, then a load with
     /// the policy.
     PolicyFraction,
+    /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`
+    /// of the row's `size` bytes from the row (plus `src_off`) to `sh`
+    /// (plus `dst_off`), zeroed first, completing on an mbarrier; writes
+    /// the first 48 bytes of `sh`. Written by [`bulk_kernel`].
+    Bulk,
+    /// `mbarrier.init.shared::cta.b64` with the row's count; writes whether
+    /// phase 0 is complete (0), then, after an arrive-on by the count,
+    /// whether it is (1). Written by [`mbarrier_kernel`].
+    MbarInit,
+    /// `st.bulk.weak` of the row's `size` bytes at `sh`'s generic address,
+    /// `sh` holding the row's 48 bytes; writes `sh` (sm_100a). Written by
+    /// [`st_bulk_kernel`].
+    StBulk,
 }
 
 /// One edge: the instruction form, the precondition, the var that moves
@@ -83,9 +97,30 @@ pub struct Edge {
     pub fixed: Env,
     /// The preconditions the instruction checks before `pre`.
     pub before: Vec<&'static Precondition>,
-    /// The values `var` may take (both ends included).
+    /// The values `var` may take (both ends included); high end first for
+    /// the lower edge (`ptx_ub::boundary::Edge::range`).
     pub range: Option<(u64, u64)>,
+    /// The PTX ISA version and target of the kernel.
+    pub vt: (&'static str, &'static str),
+    /// Whether the defined side passed on an H100
+    /// (corpus/suite/sm_90/boundary-results.json): its provenance is then
+    /// `hardware`, else `spec`.
+    pub hardware: bool,
     probe: Probe,
+}
+
+impl Edge {
+    /// Whether this is the lower edge of a range (`range` high end first).
+    pub fn lower(&self) -> bool {
+        matches!(self.range, Some((a, b)) if a > b)
+    }
+
+    /// The id of the group of one side (`defined` or `undefined`):
+    /// `FORM/boundary/PRE/SIDE`, with `PRE.lower` for a lower edge.
+    pub fn group_id(&self, side: &str) -> String {
+        let lower = if self.lower() { ".lower" } else { "" };
+        format!("{}/boundary/{}{lower}/{side}", self.form, self.pre.id)
+    }
 }
 
 /// An edge with the values on its two sides.
@@ -145,6 +180,8 @@ pub fn edges() -> Vec<Edge> {
         fixed,
         before: Vec::new(),
         range: None,
+        vt: VT,
+        hardware: true,
         probe,
     };
     for to in [true, false] {
@@ -297,8 +334,97 @@ pub fn edges() -> Vec<Edge> {
         env(1, 0),
         Probe::PolicyFraction,
     ));
+    // the bulk copy (PTX ISA 9.7.9.25.4.1): `sh` is the kernel's first
+    // shared variable, 16-byte aligned, then the mbarrier
+    let bulk = Env {
+        size: 16,
+        addr: shared_at,
+        addr2: ALIGNED_BASE,
+        ..env(1, 0)
+    };
+    let bulk_edge = |pre, var, before: Vec<&'static Precondition>, range| Edge {
+        before,
+        range: Some(range),
+        hardware: false,
+        ..edge(
+            BULK_FORM.into(),
+            "cp.async.bulk",
+            "9.7.9.25.4.1",
+            pre,
+            var,
+            bulk,
+            Probe::Bulk,
+        )
+    };
+    out.push(bulk_edge(&table::BULK_SIZE, Var::Size, vec![], (0, 47)));
+    out.push(bulk_edge(
+        &table::BULK_DST_ALIGNED,
+        Var::Addr,
+        vec![&table::BULK_SIZE],
+        (shared_at, shared_at + 31),
+    ));
+    out.push(bulk_edge(
+        &table::BULK_SRC_ALIGNED,
+        Var::Addr2,
+        vec![&table::BULK_SIZE, &table::BULK_DST_ALIGNED],
+        (ALIGNED_BASE, ALIGNED_BASE + 31),
+    ));
+    // mbarrier.init's count (PTX ISA 9.7.13.15.9), both ends of
+    // [1, 2^20 - 1]; the object is the kernel's only shared variable, the
+    // executing CTA's and aligned, so the rules before the count hold
+    let init = Env {
+        mbar: shared_at,
+        ..env(1, 0)
+    };
+    let before = table::mbarrier(table::MbarOp::Init, Space::SharedCta);
+    let before: Vec<&'static Precondition> = before
+        .into_iter()
+        .filter(|p| !std::ptr::eq(*p, &table::MBAR_INIT_COUNT))
+        .collect();
+    for range in [None, Some((u64::from(MAX_COUNT), 0))] {
+        out.push(Edge {
+            before: before.clone(),
+            range,
+            hardware: false,
+            ..edge(
+                "mbarrier.init.shared::cta.b64".into(),
+                "mbarrier",
+                "9.7.13.15.9",
+                &table::MBAR_INIT_COUNT,
+                Var::A,
+                init,
+                Probe::MbarInit,
+            )
+        });
+    }
+    // st.bulk's size (PTX ISA 9.7.9.13, sm_100): the multiple of 8 (its
+    // largest value, 16 MiB, is past any CTA's shared memory). The generic
+    // form, at `sh`'s generic address: the simulator's decoder reads the
+    // `.shared::cta` form as generic (issue 14)
+    out.push(Edge {
+        range: Some((0, 31)),
+        vt: ST_BULK_VT,
+        hardware: false,
+        ..edge(
+            "st.bulk.weak".into(),
+            "st.bulk",
+            "9.7.9.13",
+            &table::ST_BULK_SIZE,
+            Var::Size,
+            Env {
+                addr: P.shared_base + shared_at,
+                ..env(1, 0)
+            },
+            Probe::StBulk,
+        )
+    });
     out
 }
+
+/// The bulk copy the `Bulk` groups run.
+const BULK_FORM: &str = "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes";
+/// `st.bulk` is sm_100's (PTX ISA 8.6).
+const ST_BULK_VT: (&str, &str) = ("8.7", "sm_100a");
 
 /// `createpolicy.range`'s total-size in the edge of its primary-size (the
 /// largest legal primary-size is the total; the next is not).
@@ -323,23 +449,37 @@ pub const NOT_AT_AN_EDGE: &[(&str, &str)] = &[
     ("discard.global", "as applypriority.global (and discard makes the bytes it names undefined)"),
     ("discard.size", "as applypriority.size"),
     ("discard.aligned", "as discard.global"),
-    ("st.bulk.size", "the simulator does not run st.bulk yet"),
-    ("st.bulk.generic-shared", "the simulator does not run st.bulk yet"),
-    ("st.async.generic-shared", "the simulator does not run st.async yet"),
-    ("st.async.cluster", "the simulator does not run st.async yet"),
-    ("st.async.release.generic-global", "the simulator does not run st.async yet"),
+    ("st.bulk.generic-shared", "the generic window's edge is the last shared address and the first past it, where no object is: not generated yet"),
+    ("st.async.generic-shared", "as st.bulk.generic-shared; st.async also needs a cluster of two CTAs or more"),
+    ("st.async.cluster", "its edge is a cluster of one CTA and of two: not generated yet"),
+    ("st.async.same-cta", "its edge is between two CTAs of a cluster: not generated yet"),
+    ("st.async.mbar.generic-shared", "as st.async.generic-shared"),
+    ("st.async.release.generic-global", "as access.cache_hint.global (and the form is sm_100's)"),
     ("multimem.generic-global", "multimem needs a multicast object, which the suite's launches do not make"),
-    ("cp.async.bulk.size", "the simulator does not run bulk copies yet"),
-    ("cp.async.bulk.dst.aligned", "the simulator does not run bulk copies yet"),
-    ("cp.async.bulk.src.aligned", "the simulator does not run bulk copies yet"),
-    ("cp.async.bulk.dst.shared::cta", "the simulator does not run bulk copies yet"),
-    ("cp.reduce.async.bulk.size", "the simulator does not run bulk copies yet"),
-    ("cp.reduce.async.bulk.dst.aligned", "the simulator does not run bulk copies yet"),
-    ("cp.reduce.async.bulk.src.aligned", "the simulator does not run bulk copies yet"),
-    ("cp.async.bulk.prefetch.size", "the simulator does not run bulk copies yet"),
-    ("cp.async.bulk.prefetch.aligned", "the simulator does not run bulk copies yet"),
+    ("cp.async.bulk.dst.shared::cta", "its edge is between two CTAs of a cluster (and the .shared::cta destination form is PTX ISA 8.6's): not generated yet"),
+    ("cp.async.bulk.dst.other-cta", "its edge is between two CTAs of a cluster: not generated yet"),
+    ("cp.async.bulk.multicast.cta-mask", "its edge is the cluster's size, which the suite's launches fix: not generated yet"),
+    ("cp.reduce.async.bulk.size", "the edge of cp.async.bulk.size, whose groups cover it (the same rule and check)"),
+    ("cp.reduce.async.bulk.dst.aligned", "as cp.reduce.async.bulk.size, for cp.async.bulk.dst.aligned"),
+    ("cp.reduce.async.bulk.src.aligned", "as cp.reduce.async.bulk.size, for cp.async.bulk.src.aligned"),
+    ("cp.async.bulk.prefetch.size", "a prefetch leaves nothing to compare: the defined side has no output"),
+    ("cp.async.bulk.prefetch.aligned", "as cp.async.bulk.prefetch.size"),
     ("cp.async.bulk.tensor.dst.shared::cta", "the simulator does not run tensor copies yet"),
     ("tensormap.replace.generic", "the simulator does not run tensormap.replace yet"),
+    ("mbarrier.aligned", "its edge is an object 8 bytes into a variable and one 4 bytes further, whose undefined side is also a plain access to a valid object's bytes: not generated yet"),
+    ("mbarrier.shared::cta", "its edge is between two CTAs of a cluster: not generated yet"),
+    ("mbarrier.init.generic-shared::cta", "as mbarrier.shared::cta, in the generic window"),
+    ("mbarrier.inval.generic-shared::cta", "as mbarrier.init.generic-shared::cta"),
+    ("mbarrier.expect_tx.generic-shared", "as st.bulk.generic-shared"),
+    ("mbarrier.complete_tx.generic-shared", "as st.bulk.generic-shared"),
+    ("mbarrier.arrive.generic-shared", "as st.bulk.generic-shared"),
+    ("mbarrier.arrive_drop.generic-shared", "as st.bulk.generic-shared"),
+    ("cp.async.mbarrier.arrive.generic-shared::cta", "as mbarrier.init.generic-shared::cta"),
+    ("mbarrier.test_wait.generic-shared::cta", "as mbarrier.init.generic-shared::cta"),
+    ("mbarrier.arrive.count", "the edge of mbarrier.init.count (the same range); an arrive-on by 2^20 - 1 also needs an object expecting as many: not generated yet"),
+    ("mbarrier.arrive_drop.count", "as mbarrier.arrive.count"),
+    ("mbarrier.tx-count", "its edge (2^20 - 1 and 2^20) needs a phase that tracks as many bytes: not generated yet"),
+    ("mbarrier.test_wait.parity", "its edge is 1 and 2: not generated yet"),
 ];
 
 /// The groups of the solved edges: for each, `FORM/boundary/PRE/defined`
@@ -348,12 +488,9 @@ pub fn plans(solved: &[Solved]) -> Vec<Plan> {
     let mut out = Vec::new();
     for s in solved {
         for undefined in [false, true] {
-            let id = format!(
-                "{}/boundary/{}/{}",
-                s.edge.form,
-                s.edge.pre.id,
-                if undefined { "undefined" } else { "defined" }
-            );
+            let id = s
+                .edge
+                .group_id(if undefined { "undefined" } else { "defined" });
             let s = s.clone();
             out.push(Plan::new(
                 id.clone(),
@@ -413,6 +550,33 @@ fn layouts(p: Probe) -> (Layout, Layout) {
         Probe::PolicyFraction => (
             Layout::packed(&[("data", "b32", 4), ("fraction", "f32", 4)]),
             Layout::packed(&[("loaded", "b32", 4)]),
+        ),
+        Probe::Bulk => (
+            Layout::packed(&[
+                data[0],
+                data[1],
+                ("data2", "b128", 16),
+                ("size", "u32", 4),
+                ("dst_off", "u32", 4),
+                ("src_off", "u32", 4),
+            ]),
+            Layout::packed(&[
+                ("sh0", "b128", 16),
+                ("sh1", "b128", 16),
+                ("sh2", "b128", 16),
+            ]),
+        ),
+        Probe::MbarInit => (
+            Layout::packed(&[("count", "u32", 4)]),
+            Layout::packed(&[("before", "u32", 4), ("after", "u32", 4)]),
+        ),
+        Probe::StBulk => (
+            Layout::packed(&[data[0], data[1], ("data2", "b128", 16), ("size", "u32", 4)]),
+            Layout::packed(&[
+                ("sh0", "b128", 16),
+                ("sh1", "b128", 16),
+                ("sh2", "b128", 16),
+            ]),
         ),
     }
 }
@@ -496,6 +660,25 @@ fn input_row(e: &Edge, value: u64, rng: &mut SplitMix64) -> Option<Vec<u8>> {
             data(&mut row, 4);
             push_le(&mut row, u128::from(value), 4);
         }
+        Probe::Bulk => {
+            data(&mut row, 48);
+            let (mut size, mut dst, mut src) = (e.fixed.size, e.fixed.addr, e.fixed.addr2);
+            match e.var {
+                Var::Size => size = value,
+                Var::Addr => dst = value,
+                _ => src = value,
+            }
+            push_le(&mut row, u128::from(u32::try_from(size).ok()?), 4);
+            push_le(&mut row, u128::from(dst - e.fixed.addr), 4);
+            push_le(&mut row, u128::from(src - e.fixed.addr2), 4);
+            row.resize(64, 0);
+        }
+        Probe::MbarInit => push_le(&mut row, u128::from(u32::try_from(value).ok()?), 4),
+        Probe::StBulk => {
+            data(&mut row, 48);
+            push_le(&mut row, u128::from(u32::try_from(value).ok()?), 4);
+            row.resize(64, 0);
+        }
     }
     Some(row)
 }
@@ -554,6 +737,28 @@ fn expected_row(e: &Edge, value: u64, input: &[u8]) -> Option<Vec<u8>> {
             row[off..off + 16].copy_from_slice(&input[..16]);
         }
         Probe::PolicyRange | Probe::PolicyFraction => row.extend_from_slice(&input[..4]),
+        Probe::Bulk => {
+            // `sh` zeroed, then the copy's bytes at their offset
+            let word = |k: usize| u32::from_le_bytes(input[k..k + 4].try_into().unwrap_or([0; 4]));
+            let (size, dst, src) = (word(48) as usize, word(52) as usize, word(56) as usize);
+            row.resize(48, 0);
+            for k in 0..size {
+                if dst + k < 48 {
+                    row[dst + k] = *input.get(src + k)?;
+                }
+            }
+        }
+        // phase 0 is incomplete after init, complete after `count`
+        // arrivals
+        Probe::MbarInit => {
+            push_le(&mut row, 0, 4);
+            push_le(&mut row, 1, 4);
+        }
+        Probe::StBulk => {
+            let n = usize::try_from(value).ok()?;
+            row.extend_from_slice(&input[..48]);
+            row[..n.min(48)].fill(0);
+        }
     }
     Some(row)
 }
@@ -577,16 +782,28 @@ struct Ctx<'a> {
 fn kernel(s: &Solved, id: &str, seed: u64, input: &Layout, output: &Layout) -> String {
     let e = &s.edge;
     let mut about = vec![
+        // ptxas refuses any byte outside ASCII, comments included
         format!(
             "At the edge of {} (PTX ISA {}): \"{}\".",
-            e.pre.id, e.pre.section, e.pre.rule
+            e.pre.id,
+            e.pre.section,
+            ascii(e.pre.rule)
         ),
-        format!(
-            "Under the sm_90 window profile, {} = {:#x} is the last value where it holds, {:#x} the first where it does not.",
-            e.var.name(),
-            s.defined,
-            s.undefined
-        ),
+        if e.lower() {
+            format!(
+                "Under the sm_90 window profile, {} = {:#x} is the first value where it holds, {:#x} the last below it where it does not.",
+                e.var.name(),
+                s.defined,
+                s.undefined
+            )
+        } else {
+            format!(
+                "Under the sm_90 window profile, {} = {:#x} is the last value where it holds, {:#x} the first where it does not.",
+                e.var.name(),
+                s.defined,
+                s.undefined
+            )
+        },
     ];
     about.push(match e.probe {
         Probe::Cvta { .. } => "Row of `in`: the offset of the address from the anchor; of `out`: the converted address less the anchor's, and isspacep of the generic address.".into(),
@@ -598,14 +815,17 @@ fn kernel(s: &Solved, id: &str, seed: u64, input: &Layout, output: &Layout) -> S
         Probe::Access { store: true } => "Row of `in`: 32 bytes and an offset; of `out`: 48 bytes, zero but for the first 16 bytes of the row stored at the offset.".into(),
         Probe::PolicyRange => "Row of `in`: a word, primary-size and total-size of a policy over the row; of `out`: the word, loaded with the policy.".into(),
         Probe::PolicyFraction => "Row of `in`: a word and the fraction's bits; of `out`: the word, loaded with the policy.".into(),
+        Probe::Bulk => "Row of `in`: 48 bytes, the size, and the offsets of the destination in sh and of the source in the row; of `out`: the first 48 bytes of sh (zeroed before the copy) after the copy completed on the mbarrier.".into(),
+        Probe::MbarInit => "Row of `in`: the count; of `out`: whether phase 0 is complete after the init (0) and after an arrive-on by the count (1).".into(),
+        Probe::StBulk => "Row of `in`: 48 bytes and the size; of `out`: the 48 bytes stored to sh, after st.bulk zeroed the first `size` of them.".into(),
     });
     let mut m = Module {
         common: Common {
             id,
             form: &e.form,
             section: e.section,
-            version: VT.0,
-            target: VT.1,
+            version: e.vt.0,
+            target: e.vt.1,
             entry: "k",
             cases: 1,
             in_row: input.row,
@@ -646,6 +866,9 @@ fn kernel(s: &Solved, id: &str, seed: u64, input: &Layout, output: &Layout) -> S
         Probe::Access { .. } => "access",
         Probe::PolicyRange => "createpolicy.range",
         Probe::PolicyFraction => "createpolicy.fractional",
+        Probe::Bulk => return bulk_kernel(&m, &e.form),
+        Probe::MbarInit => return mbarrier_kernel(&m, &e.form),
+        Probe::StBulk => return st_bulk_kernel(&m, &e.form),
     };
     let (bytes, dst) = match e.probe {
         Probe::LdParam { bytes: 8 } => (8, "%v"),
@@ -678,7 +901,10 @@ fn build(s: &Solved, undefined: bool, id: &str, o: &Options) -> Option<Built> {
         (s.defined, s.undefined)
     };
     // the same data on both sides
-    let key = format!("{}/{}", e.form, e.pre.id);
+    let key = match e.lower() {
+        false => format!("{}/{}", e.form, e.pre.id),
+        true => format!("{}/{}.lower", e.form, e.pre.id),
+    };
     let mut rng = SplitMix64(
         key.bytes()
             .fold(o.seed, |h, b| crate::rng::mix(h ^ u64::from(b))),
@@ -693,6 +919,11 @@ fn build(s: &Solved, undefined: bool, id: &str, o: &Options) -> Option<Built> {
     } else {
         (expected_row(e, value, &inb)?, Vec::new())
     };
+    let measured = if e.hardware {
+        "the model's expectations, which an H100 met (corpus/suite/sm_90/boundary-results.json)"
+    } else {
+        "the model's expectations (not yet run on a GPU)"
+    };
     let ptx = kernel(s, id, o.seed, &input, &output);
     let note = if undefined {
         format!(
@@ -702,7 +933,8 @@ fn build(s: &Solved, undefined: bool, id: &str, o: &Options) -> Option<Built> {
         )
     } else {
         format!(
-            "the last value where {} holds ({} = {value:#x}), found by Z3 under the sm_90 window profile; the model's expectations, which an H100 met (corpus/suite/sm_90/boundary-results.json)",
+            "the {} value where {} holds ({} = {value:#x}), found by Z3 under the sm_90 window profile; {measured}",
+            if s.defined < s.undefined { "last" } else { "first" },
             e.pre.id,
             e.var.name()
         )
@@ -712,10 +944,10 @@ fn build(s: &Solved, undefined: bool, id: &str, o: &Options) -> Option<Built> {
         e.family,
         &e.form,
         e.section,
-        VT,
-        // every defined side passed on an H100; an undefined side has no
-        // expected bits to have seen
-        if undefined {
+        e.vt,
+        // the defined sides that passed on an H100; an undefined side has
+        // no expected bits to have seen
+        if undefined || !e.hardware {
             Provenance::Spec
         } else {
             Provenance::Hardware
@@ -748,4 +980,160 @@ fn build(s: &Solved, undefined: bool, id: &str, o: &Options) -> Option<Built> {
         expected,
         mask,
     })
+}
+
+/// `text` with `…` spelled `...` and any other character outside ASCII
+/// as `?`: ptxas rejects a PTX file with one, even in a comment (the
+/// mbarrier count rules quote "[1, …, 2^20 - 1]").
+fn ascii(text: &str) -> String {
+    text.replace('…', "...")
+        .chars()
+        .map(|c| if c.is_ascii() { c } else { '?' })
+        .collect()
+}
+
+/// The head of a kernel the boundary template does not write: the module
+/// head with `regs` and shared variables `decls` (lines inside the entry),
+/// then the suite's prologue (row addresses in `%pin` and `%pout`).
+fn head(m: &Module, body_decls: &[&str]) -> String {
+    let mut k = render("module.ptx", m);
+    if !k.ends_with('\n') {
+        k.push('\n');
+    }
+    for d in body_decls {
+        k.push('\t');
+        k.push_str(d);
+        k.push('\n');
+    }
+    k.push_str(&render("prologue.ptx", m));
+    if !k.ends_with('\n') {
+        k.push('\n');
+    }
+    k
+}
+
+/// Appends the lines, each indented by a tab, and the kernel's end.
+fn body(mut k: String, lines: &[String]) -> String {
+    for l in lines {
+        if !l.ends_with(':') {
+            k.push('\t');
+        }
+        k.push_str(l);
+        k.push('\n');
+    }
+    k.push_str("\tret;\n}\n");
+    k
+}
+
+/// `Probe::Bulk`: `sh` zeroed and the zeros ordered before the copy's
+/// writes (`fence.proxy.async`: the copy writes through the async proxy),
+/// an mbarrier for one arrival expecting `size` bytes, the copy, a wait
+/// for phase 0, then `sh` out. The wait gives up after 65,536 tries: on an
+/// H100 a copy of 33 bytes (the size's undefined side) never completes
+/// its phase, and the kernel would hang.
+fn bulk_kernel(m: &Module, form: &str) -> String {
+    let k = head(
+        m,
+        &[
+            ".reg .pred %p, %q;",
+            ".reg .b32 %sz, %x0, %x1, %x2, %x3, %z, %tries;",
+            ".reg .b64 %x, %y, %st;",
+            ".shared .align 16 .b8 sh[64];",
+            ".shared .align 8 .b64 bar;",
+        ],
+    );
+    let z = "{ %z, %z, %z, %z }";
+    let v = "{ %x0, %x1, %x2, %x3 }";
+    let mut lines: Vec<String> = vec![
+        "ld.global.u32 %sz, [%pin+48];".into(),
+        "ld.global.u32 %x0, [%pin+52];".into(),
+        "ld.global.u32 %x1, [%pin+56];".into(),
+        "// dst: sh plus `dst_off`; src: the row plus `src_off`".into(),
+        "mov.u64 %x, sh;".into(),
+        "cvt.u64.u32 %y, %x0;".into(),
+        "add.u64 %x, %x, %y;".into(),
+        "cvt.u64.u32 %y, %x1;".into(),
+        "add.u64 %y, %pin, %y;".into(),
+        "mov.u32 %z, 0;".into(),
+    ];
+    for off in [0, 16, 32, 48] {
+        lines.push(format!("st.shared.v4.u32 [sh+{off}], {z};"));
+    }
+    lines.extend([
+        "mbarrier.init.shared::cta.b64 [bar], 1;".into(),
+        "fence.proxy.async.shared::cta;".into(),
+        "mbarrier.arrive.expect_tx.shared::cta.b64 %st, [bar], %sz;".into(),
+        format!("{form} [%x], [%y], %sz, [bar];"),
+        "mov.u32 %tries, 0;".into(),
+        "$wait:".into(),
+        "mbarrier.try_wait.parity.shared::cta.b64 %p, [bar], 0;".into(),
+        "@%p bra $done;".into(),
+        "add.u32 %tries, %tries, 1;".into(),
+        "setp.lt.u32 %q, %tries, 65536;".into(),
+        "@%q bra $wait;".into(),
+        "$done:".into(),
+    ]);
+    for off in [0, 16, 32] {
+        lines.push(format!("ld.shared.v4.u32 {v}, [sh+{off}];"));
+        lines.push(format!("st.global.v4.u32 [%pout+{off}], {v};"));
+    }
+    lines.push("mbarrier.inval.shared::cta.b64 [bar];".into());
+    body(k, &lines)
+}
+
+/// `Probe::MbarInit`: init with the row's count, test phase 0, arrive by
+/// the count, test it again.
+fn mbarrier_kernel(m: &Module, form: &str) -> String {
+    let k = head(
+        m,
+        &[
+            ".reg .pred %p;",
+            ".reg .b32 %n, %f;",
+            ".reg .b64 %st;",
+            ".shared .align 8 .b64 bar;",
+        ],
+    );
+    let lines: Vec<String> = vec![
+        "ld.global.u32 %n, [%pin];".into(),
+        format!("{form} [bar], %n;"),
+        "mbarrier.test_wait.parity.shared::cta.b64 %p, [bar], 0;".into(),
+        "selp.u32 %f, 1, 0, %p;".into(),
+        "st.global.u32 [%pout], %f;".into(),
+        "mbarrier.arrive.shared::cta.b64 %st, [bar], %n;".into(),
+        "mbarrier.test_wait.parity.shared::cta.b64 %p, [bar], 0;".into(),
+        "selp.u32 %f, 1, 0, %p;".into(),
+        "st.global.u32 [%pout+4], %f;".into(),
+        "mbarrier.inval.shared::cta.b64 [bar];".into(),
+    ];
+    body(k, &lines)
+}
+
+/// `Probe::StBulk`: the row's 48 bytes into `sh`, `st.bulk` of the row's
+/// size over them (generic addressing), `sh` out.
+fn st_bulk_kernel(m: &Module, form: &str) -> String {
+    let k = head(
+        m,
+        &[
+            ".reg .b32 %x0, %x1, %x2, %x3, %n;",
+            ".reg .b64 %sz, %g;",
+            ".shared .align 16 .b8 sh[48];",
+        ],
+    );
+    let v = "{ %x0, %x1, %x2, %x3 }";
+    let mut lines: Vec<String> = Vec::new();
+    for off in [0, 16, 32] {
+        lines.push(format!("ld.global.v4.u32 {v}, [%pin+{off}];"));
+        lines.push(format!("st.shared.v4.u32 [sh+{off}], {v};"));
+    }
+    lines.extend([
+        "ld.global.u32 %n, [%pin+48];".into(),
+        "cvt.u64.u32 %sz, %n;".into(),
+        "cvta.shared.u64 %g, sh;".into(),
+        format!("{form} [%g], %sz, 0;"),
+    ]);
+    for off in [0, 16, 32] {
+        lines.push(format!("ld.shared.v4.u32 {v}, [sh+{off}];"));
+        lines.push(format!("st.global.v4.u32 [%pout+{off}], {v};"));
+    }
+    body(k, &lines)
 }

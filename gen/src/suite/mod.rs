@@ -6,6 +6,7 @@
 
 pub mod addr;
 pub mod boundary;
+pub mod bulk;
 pub mod cp_async;
 pub mod cvt;
 mod forms;
@@ -94,6 +95,7 @@ pub fn plans() -> Vec<Plan> {
     p.extend(mem::plans());
     p.extend(addr::plans());
     p.extend(cp_async::plans());
+    p.extend(bulk::plans());
     p
 }
 

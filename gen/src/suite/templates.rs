@@ -45,6 +45,30 @@ const TEMPLATES: &[(&str, &str)] = &[
         "boundary.ptx",
         include_str!("../../templates/boundary.ptx.tera"),
     ),
+    (
+        "bulk_cta.ptx",
+        include_str!("../../templates/bulk_cta.ptx.tera"),
+    ),
+    (
+        "bulk_cluster.ptx",
+        include_str!("../../templates/bulk_cluster.ptx.tera"),
+    ),
+    (
+        "bulk_reduce.ptx",
+        include_str!("../../templates/bulk_reduce.ptx.tera"),
+    ),
+    (
+        "st_async.ptx",
+        include_str!("../../templates/st_async.ptx.tera"),
+    ),
+    (
+        "st_bulk.ptx",
+        include_str!("../../templates/st_bulk.ptx.tera"),
+    ),
+    (
+        "mbarrier.ptx",
+        include_str!("../../templates/mbarrier.ptx.tera"),
+    ),
 ];
 
 fn tera() -> &'static tera::Tera {

@@ -26,14 +26,19 @@ use crate::sim::window::WindowProfile;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Var {
     /// Operand `a` (for `cvta`, `isspacep`, `mapa`, `getctarank`: the
-    /// address operand's value).
+    /// address operand's value; for the mbarrier instructions: `count`,
+    /// `txCount` or `phaseParity`).
     A,
     /// Operand `b` (`mapa`'s target rank).
     B,
     /// The effective address of a memory access (`[r+imm]` evaluated).
     Addr,
-    /// A second effective address (`cp.async`'s source).
+    /// A second effective address (`cp.async`'s and the bulk copies'
+    /// source).
     Addr2,
+    /// The address of an mbarrier object: the operand of the mbarrier
+    /// instructions, `mbar` of the bulk copies and `st.async`.
+    Mbar,
     /// Bytes the access must be aligned to (the access size).
     Size,
     /// `cp.async`'s `cp-size` (an immediate).
@@ -42,6 +47,8 @@ pub enum Var {
     SrcSize,
     /// `shfl.sync`'s or `bar.warp.sync`'s `membermask`.
     Mask,
+    /// `cp.async.bulk.multicast::cluster`'s 16-bit `ctaMask`.
+    CtaMask,
     /// `%laneid`.
     Lane,
     /// `%cluster_ctarank`.
@@ -61,10 +68,12 @@ impl Var {
             Var::B => "b",
             Var::Addr => "addr",
             Var::Addr2 => "src",
+            Var::Mbar => "mbar",
             Var::Size => "size",
             Var::CpSize => "cp-size",
             Var::SrcSize => "src-size",
             Var::Mask => "membermask",
+            Var::CtaMask => "ctaMask",
             Var::Lane => "%laneid",
             Var::Rank => "%cluster_ctarank",
             Var::ClusterSize => "%cluster_nctarank",

@@ -39,6 +39,8 @@ const A: Term = Term::Var(Var::A);
 const B: Term = Term::Var(Var::B);
 const ADDR: Term = Term::Var(Var::Addr);
 const ADDR2: Term = Term::Var(Var::Addr2);
+const MBAR: Term = Term::Var(Var::Mbar);
+const CTA_MASK: Term = Term::Var(Var::CtaMask);
 const SIZE: Term = Term::Var(Var::Size);
 const CP_SIZE: Term = Term::Var(Var::CpSize);
 const SRC_SIZE: Term = Term::Var(Var::SrcSize);
@@ -441,7 +443,7 @@ pub static POLICY_FRACTION: Precondition = Precondition {
     ]),
 };
 
-// ---- forms the simulator does not run yet (data for the solver) ----------
+// ---- st.bulk, st.async, multimem, bulk and tensor copies, tensormap -----
 
 pub static ST_BULK_SIZE: Precondition = Precondition {
     id: "st.bulk.size",
@@ -481,6 +483,50 @@ pub static ST_ASYNC_GLOBAL: Precondition = Precondition {
     effect: Effect::Behaviour,
     holds: Cond::InSpace(Space::Global, &ADDR),
 };
+/// `a` (`Var::Addr`) and `mbar` (`Var::Mbar`) in one CTA's part of the
+/// shared window. Both are `.shared::cluster` addresses or both generic
+/// (`.ss` names the space of both); the shared window's base is a
+/// multiple of a CTA's part, so `x >> rank_shift` tells the CTAs apart in
+/// either reading. Where the CTA is in the cluster is the memory's rule
+/// (the access to `a`).
+pub static ST_ASYNC_SAME_CTA: Precondition = Precondition {
+    id: "st.async.same-cta",
+    section: "9.7.9.12",
+    rule: "The shared memory addresses of destination operand a and the mbarrier object mbar belong to the same CTA within the same cluster as the executing thread",
+    effect: Effect::Behaviour,
+    holds: Cond::Eq(&Term::Shr(&ADDR, &RANK_SHIFT), &Term::Shr(&MBAR, &RANK_SHIFT)),
+};
+pub static ST_ASYNC_MBAR_SHARED: Precondition = Precondition {
+    id: "st.async.mbar.generic-shared",
+    section: "9.7.9.12",
+    rule: "If .ss is not specified, generic addressing is used for operands a and mbar. If the generic addresses specified do not fall within the address window of .shared::cluster state space, the behavior is undefined",
+    effect: Effect::Behaviour,
+    holds: Cond::InSpace(Space::SharedCluster, &MBAR),
+};
+
+/// `st.async.weak`'s rules on `a` (`Var::Addr`, `Var::Size` the access
+/// size), in order, before the access itself is resolved; the generic
+/// window's only for generic addressing. Then come [`mbarrier`] with
+/// [`MbarOp::StAsync`] and [`ST_ASYNC_SAME_CTA`].
+pub fn st_async(generic: bool) -> Vec<&'static Precondition> {
+    let mut out = vec![&ALIGNED];
+    if generic {
+        out.push(&ST_ASYNC_SHARED);
+    }
+    out.push(&ST_ASYNC_CLUSTER);
+    out
+}
+
+/// `st.bulk`'s rules (`Var::Addr`, `Var::Size`), in order; the window's
+/// only for generic addressing.
+pub fn st_bulk(generic: bool) -> Vec<&'static Precondition> {
+    let mut out = vec![&ST_BULK_SIZE];
+    if generic {
+        out.push(&ST_BULK_SHARED);
+    }
+    out
+}
+
 pub static MULTIMEM_GLOBAL: Precondition = Precondition {
     id: "multimem.generic-global",
     section: "9.7.9.14",
@@ -519,6 +565,39 @@ pub static BULK_DST_OWN_CTA: Precondition = Precondition {
     effect: Effect::Behaviour,
     holds: Cond::Eq(&Term::Shr(&ADDR, &RANK_SHIFT), &RANK),
 };
+/// The `.shared::cta` to `.shared::cluster` copy. Interpretation: the
+/// sentence says "has to be" without "otherwise the behavior is
+/// undefined"; read as the precondition it states, as the `.shared::cta`
+/// destination's sentence before it.
+pub static BULK_DST_OTHER_CTA: Precondition = Precondition {
+    id: "cp.async.bulk.dst.other-cta",
+    section: "9.7.9.25.4.1",
+    rule: "When the source of the copy is .shared::cta and the destination is .shared::cluster, the destination has to be in the shared memory of a different CTA within the cluster",
+    effect: Effect::Behaviour,
+    holds: Cond::Not(&Cond::Eq(&Term::Shr(&ADDR, &RANK_SHIFT), &RANK)),
+};
+/// `.multicast::cluster`'s `ctaMask` (16 bits). Interpretation: the spec
+/// says which CTA each bit names and nothing of a bit for a CTA the
+/// cluster does not have; such a bit names no destination, read as
+/// undefined.
+pub static BULK_CTA_MASK: Precondition = Precondition {
+    id: "cp.async.bulk.multicast.cta-mask",
+    section: "9.7.9.25.4.1",
+    rule: "each bit position in the 16-bit ctaMask operand corresponds to the %ctaid of the destination CTA: a bit for a CTA the cluster does not have names no destination",
+    effect: Effect::Behaviour,
+    holds: Cond::Eq(
+        &Term::Shr(&Term::And(&CTA_MASK, &Term::Lit(0xffff)), &NRANK),
+        &Term::Lit(0),
+    ),
+};
+
+/// The multicast form's rule on `ctaMask` (`Var::CtaMask`), checked after
+/// the form's own ([`for_row`]) and its mbarrier's ([`mbarrier`] with
+/// [`MbarOp::Bulk`]).
+pub fn bulk_multicast() -> &'static Precondition {
+    &BULK_CTA_MASK
+}
+
 pub static REDUCE_BULK_SIZE: Precondition = Precondition {
     id: "cp.reduce.async.bulk.size",
     section: "9.7.9.25.4.2",
@@ -571,6 +650,266 @@ pub static TENSORMAP_REPLACE_WINDOW: Precondition = Precondition {
         Cond::InSpace(Space::SharedCta, &ADDR),
     ]),
 };
+
+// ---- mbarrier objects (PTX ISA 9.7.13.15) ------------------------------
+//
+// The mbarrier instructions are 9.7.13, outside the catalogue (9.7.9): their
+// rules are selected by [`mbarrier`], not by row. The vars: `Var::Mbar` is
+// the object's address as the instruction's space reads it (generic, or a
+// shared-window address), `Var::A` the 32-bit `count`, `txCount` or
+// `phaseParity` operand. The rules that depend on the object's state
+// (initialised or not, its phase, its counts: 9.7.13.15.2 to .4, .9's
+// init on a valid object, .13/.14's `.noComplete`, .15's pending-count
+// limit, .16's phases, .17's state) are `crate::mbarrier`'s, checked on
+// the object by the simulator; a precondition of one thread's operands
+// cannot say them.
+
+/// 9.7.13.15.1, "Size and alignment of mbarrier object" (a table: type
+/// `.b64`, alignment 8 bytes, memory space `.shared`); each instruction
+/// says "Alignment for operand addr is as described in the Size and
+/// alignment of mbarrier object".
+const MBAR_OBJECT: &str = "An mbarrier object is an opaque object with the following type and alignment requirements: Type .b64, Alignment (bytes) 8, Memory space .shared";
+const MBAR_GENERIC_CTA: &str = "If no state space is specified then Generic Addressing is used. If the address specified by addr does not fall within the address window of .shared::cta state space then the behavior is undefined";
+const MBAR_GENERIC_EITHER: &str = "If no state space is specified then Generic Addressing is used. If the address specified by addr does not fall within the address window of .shared::cta or .shared::cluster state space then the behavior is undefined";
+
+pub static MBAR_ALIGNED: Precondition = Precondition {
+    id: "mbarrier.aligned",
+    section: "9.7.13.15.1",
+    rule: MBAR_OBJECT,
+    effect: Effect::Behaviour,
+    holds: Cond::Aligned(&MBAR, &Term::Lit(8)),
+};
+/// A `.shared::cta` address is one in the executing CTA's part of the
+/// shared window (as `cvta.shared::cta`'s rule reads it, 9.7.9.20); so
+/// are the objects of `mbarrier.init`, `mbarrier.inval`, the waits and
+/// `cp.async.mbarrier.arrive`, whose syntax has only `.shared{::cta}`.
+pub static MBAR_OWN_CTA: Precondition = Precondition {
+    id: "mbarrier.shared::cta",
+    section: "9.7.13.15.1",
+    rule: "An mbarrier object is an opaque object with the following type and alignment requirements: Type .b64, Alignment (bytes) 8, Memory space .shared [with .shared::cta, the shared memory of the executing CTA: `isspacep.shared::cta` \"will return 1 only if the address is of a variable declared in the executing CTA\"]",
+    effect: Effect::Behaviour,
+    holds: Cond::Eq(&Term::Shr(&MBAR, &RANK_SHIFT), &RANK),
+};
+
+macro_rules! mbar_generic {
+    ($name:ident, $id:literal, $section:literal, $rule:expr, $space:expr) => {
+        pub static $name: Precondition = Precondition {
+            id: $id,
+            section: $section,
+            rule: $rule,
+            effect: Effect::Behaviour,
+            holds: Cond::InSpace($space, &MBAR),
+        };
+    };
+}
+
+mbar_generic!(
+    MBAR_INIT_GENERIC,
+    "mbarrier.init.generic-shared::cta",
+    "9.7.13.15.9",
+    MBAR_GENERIC_CTA,
+    Space::SharedCta
+);
+mbar_generic!(
+    MBAR_INVAL_GENERIC,
+    "mbarrier.inval.generic-shared::cta",
+    "9.7.13.15.10",
+    MBAR_GENERIC_CTA,
+    Space::SharedCta
+);
+mbar_generic!(
+    MBAR_EXPECT_TX_GENERIC,
+    "mbarrier.expect_tx.generic-shared",
+    "9.7.13.15.11",
+    MBAR_GENERIC_EITHER,
+    Space::SharedCluster
+);
+mbar_generic!(
+    MBAR_COMPLETE_TX_GENERIC,
+    "mbarrier.complete_tx.generic-shared",
+    "9.7.13.15.12",
+    MBAR_GENERIC_EITHER,
+    Space::SharedCluster
+);
+// Interpretation: 9.7.13.15.13's sentence names the `.shared::cta` window
+// only, but its example arrives on a generic address of another CTA
+// (`mapa.u64 remoteAddr64, addr, remoteCTAId; mbarrier.arrive.release.cluster.b64
+// _, [remoteAddr64], cnt`) and `arrive_drop` (9.7.13.15.14) names both
+// windows: read as both.
+mbar_generic!(MBAR_ARRIVE_GENERIC, "mbarrier.arrive.generic-shared", "9.7.13.15.13",
+    "If no state space is specified then Generic Addressing is used. If the address specified by addr does not fall within the address window of .shared::cta state space then the behavior is undefined [read as .shared::cta or .shared::cluster, as mbarrier.arrive_drop says: the section's example arrives on `mapa.u64 remoteAddr64, addr, remoteCTAId`]",
+    Space::SharedCluster);
+mbar_generic!(
+    MBAR_ARRIVE_DROP_GENERIC,
+    "mbarrier.arrive_drop.generic-shared",
+    "9.7.13.15.14",
+    MBAR_GENERIC_EITHER,
+    Space::SharedCluster
+);
+mbar_generic!(
+    CP_ASYNC_ARRIVE_GENERIC,
+    "cp.async.mbarrier.arrive.generic-shared::cta",
+    "9.7.13.15.15",
+    MBAR_GENERIC_CTA,
+    Space::SharedCta
+);
+mbar_generic!(
+    MBAR_WAIT_GENERIC,
+    "mbarrier.test_wait.generic-shared::cta",
+    "9.7.13.15.16",
+    MBAR_GENERIC_CTA,
+    Space::SharedCta
+);
+
+/// 1 to 2^20 - 1 (`Var::A`, 32 bits).
+const COUNT_RANGE: Cond = Cond::All(&[
+    Cond::Ult(&Term::Lit(0), &A),
+    Cond::Ule(&A, &Term::Lit(crate::mbarrier::MAX_COUNT as u64)),
+]);
+
+pub static MBAR_INIT_COUNT: Precondition = Precondition {
+    id: "mbarrier.init.count",
+    section: crate::mbarrier::Undefined::INIT_COUNT.section,
+    rule: crate::mbarrier::Undefined::INIT_COUNT.rule,
+    effect: Effect::Behaviour,
+    holds: COUNT_RANGE,
+};
+/// "The value of the operand count must be in the range as specified in
+/// Contents of the mbarrier object": the pending arrival count's, 0 to
+/// 2^20 - 1; an arrive-on by 0 counts nothing, read as out of range (the
+/// count an arrive-on counts is one of its arrivals), as
+/// `crate::mbarrier` reads it.
+pub static MBAR_ARRIVE_COUNT: Precondition = Precondition {
+    id: "mbarrier.arrive.count",
+    section: crate::mbarrier::Undefined::ARRIVE_COUNT.section,
+    rule: crate::mbarrier::Undefined::ARRIVE_COUNT.rule,
+    effect: Effect::Behaviour,
+    holds: COUNT_RANGE,
+};
+pub static MBAR_ARRIVE_DROP_COUNT: Precondition = Precondition {
+    id: "mbarrier.arrive_drop.count",
+    section: crate::mbarrier::Undefined::ARRIVE_DROP_COUNT.section,
+    rule: crate::mbarrier::Undefined::ARRIVE_DROP_COUNT.rule,
+    effect: Effect::Behaviour,
+    holds: COUNT_RANGE,
+};
+/// The `txCount` of `expect_tx`, `complete_tx` and `arrive{_drop}.expect_tx`
+/// (32-bit unsigned, so 0 and up). Interpretation (`crate::mbarrier`'s):
+/// an operand above the largest tx-count, 2^20 - 1, is out of the range
+/// whatever the count it changes; whether the new tx-count stays in range
+/// depends on the object's state, which the simulator checks.
+pub static MBAR_TX_COUNT: Precondition = Precondition {
+    id: "mbarrier.tx-count",
+    section: crate::mbarrier::Undefined::TX_RANGE.section,
+    rule: crate::mbarrier::Undefined::TX_RANGE.rule,
+    effect: Effect::Behaviour,
+    holds: Cond::Ule(&A, &Term::Lit(crate::mbarrier::TX_MAX as u64)),
+};
+pub static MBAR_PARITY: Precondition = Precondition {
+    id: "mbarrier.test_wait.parity",
+    section: crate::mbarrier::Undefined::PARITY_VALUE.section,
+    rule: crate::mbarrier::Undefined::PARITY_VALUE.rule,
+    effect: Effect::Behaviour,
+    holds: Cond::Ule(&A, &Term::Lit(1)),
+};
+
+/// An instruction that names an mbarrier object, for [`mbarrier`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MbarOp {
+    /// `mbarrier.init [addr], count`.
+    Init,
+    /// `mbarrier.inval [addr]`.
+    Inval,
+    /// `mbarrier.arrive` (`drop`: `arrive_drop`), with a `count` operand
+    /// (`count`) or `.expect_tx`'s `txCount` (`tx`).
+    Arrive { drop: bool, count: bool, tx: bool },
+    /// `mbarrier.expect_tx [addr], txCount`.
+    ExpectTx,
+    /// `mbarrier.complete_tx [addr], txCount`.
+    CompleteTx,
+    /// `mbarrier.test_wait` / `try_wait` (`parity`: the `.parity` forms,
+    /// whose `phaseParity` is `Var::A`).
+    Wait { parity: bool },
+    /// `cp.async.mbarrier.arrive{.noinc} [addr]`.
+    CpAsyncArrive,
+    /// The `mbar` of a bulk copy or reduction with
+    /// `.mbarrier::complete_tx::bytes` (its space: the destination's).
+    Bulk,
+    /// The `mbar` of `st.async` (its space: `st.async`'s).
+    StAsync,
+}
+
+/// The rules on an mbarrier operand, in the order they are checked: its
+/// place (the generic window the instruction names, or the executing
+/// CTA for `.shared::cta` and for the instructions whose object is the
+/// executing CTA's), its alignment, then the range of the `count`,
+/// `txCount` or `phaseParity` operand. `space` is the instruction's
+/// (`Space::Generic` when it names none). Where the object lies inside
+/// the window (a CTA of the cluster, inside its shared memory) is the
+/// memory's rule, as for any access.
+pub fn mbarrier(op: MbarOp, space: Space) -> Vec<&'static Precondition> {
+    let own_cta = matches!(
+        op,
+        MbarOp::Init | MbarOp::Inval | MbarOp::Wait { .. } | MbarOp::CpAsyncArrive
+    );
+    let place: Option<&'static Precondition> = match (space, op) {
+        (Space::Generic, MbarOp::Init) => Some(&MBAR_INIT_GENERIC),
+        (Space::Generic, MbarOp::Inval) => Some(&MBAR_INVAL_GENERIC),
+        (Space::Generic, MbarOp::Arrive { drop: false, .. }) => Some(&MBAR_ARRIVE_GENERIC),
+        (Space::Generic, MbarOp::Arrive { drop: true, .. }) => Some(&MBAR_ARRIVE_DROP_GENERIC),
+        (Space::Generic, MbarOp::ExpectTx) => Some(&MBAR_EXPECT_TX_GENERIC),
+        (Space::Generic, MbarOp::CompleteTx) => Some(&MBAR_COMPLETE_TX_GENERIC),
+        (Space::Generic, MbarOp::Wait { .. }) => Some(&MBAR_WAIT_GENERIC),
+        (Space::Generic, MbarOp::CpAsyncArrive) => Some(&CP_ASYNC_ARRIVE_GENERIC),
+        (Space::Generic, MbarOp::StAsync) => Some(&ST_ASYNC_MBAR_SHARED),
+        (Space::SharedCta, _) => Some(&MBAR_OWN_CTA),
+        (Space::SharedCluster, _) if own_cta => Some(&MBAR_OWN_CTA),
+        // a bulk copy's mbarrier is in its destination's space, never
+        // generic; .shared::cluster: any CTA's (the memory's rule)
+        _ => None,
+    };
+    let mut out: Vec<&'static Precondition> = place.into_iter().collect();
+    out.push(&MBAR_ALIGNED);
+    match op {
+        MbarOp::Init => out.push(&MBAR_INIT_COUNT),
+        MbarOp::Arrive { tx: true, .. } | MbarOp::ExpectTx | MbarOp::CompleteTx => {
+            out.push(&MBAR_TX_COUNT)
+        }
+        MbarOp::Arrive {
+            drop, count: true, ..
+        } => out.push(if drop {
+            &MBAR_ARRIVE_DROP_COUNT
+        } else {
+            &MBAR_ARRIVE_COUNT
+        }),
+        MbarOp::Wait { parity: true } => out.push(&MBAR_PARITY),
+        _ => {}
+    }
+    out
+}
+
+/// The preconditions that belong to no catalogue row: the mbarrier
+/// instructions' (9.7.13.15), and the rules of operands a form has only
+/// sometimes (the multicast's `ctaMask`, `st.async`'s generic `mbar`).
+static BESIDE_ROWS: &[&Precondition] = &[
+    &MBAR_INIT_GENERIC,
+    &MBAR_INVAL_GENERIC,
+    &MBAR_EXPECT_TX_GENERIC,
+    &MBAR_COMPLETE_TX_GENERIC,
+    &MBAR_ARRIVE_GENERIC,
+    &MBAR_ARRIVE_DROP_GENERIC,
+    &CP_ASYNC_ARRIVE_GENERIC,
+    &MBAR_WAIT_GENERIC,
+    &MBAR_OWN_CTA,
+    &MBAR_ALIGNED,
+    &MBAR_INIT_COUNT,
+    &MBAR_ARRIVE_COUNT,
+    &MBAR_ARRIVE_DROP_COUNT,
+    &MBAR_TX_COUNT,
+    &MBAR_PARITY,
+    &ST_ASYNC_MBAR_SHARED,
+    &BULK_CTA_MASK,
+];
 
 /// The preconditions of each catalogue row (by row id prefix: `ld.` is
 /// every `ld` row). A row not named here is in [`EXEMPT`] with the reason.
@@ -655,11 +994,21 @@ static BY_ROW: &[(&str, &[&Precondition])] = &[
     ("st.mmio", &[&ALIGNED]),
     (
         "st.async.weak",
-        &[&ALIGNED, &ST_ASYNC_SHARED, &ST_ASYNC_CLUSTER],
+        &[
+            &ALIGNED,
+            &ST_ASYNC_SHARED,
+            &ST_ASYNC_CLUSTER,
+            &ST_ASYNC_SAME_CTA,
+        ],
     ),
     (
         "st.async.weak.vec",
-        &[&ALIGNED, &ST_ASYNC_SHARED, &ST_ASYNC_CLUSTER],
+        &[
+            &ALIGNED,
+            &ST_ASYNC_SHARED,
+            &ST_ASYNC_CLUSTER,
+            &ST_ASYNC_SAME_CTA,
+        ],
     ),
     ("st.async.release", &[&ALIGNED, &ST_ASYNC_GLOBAL]),
     ("st.bulk", &[&ST_BULK_SIZE, &ST_BULK_SHARED]),
@@ -703,7 +1052,12 @@ static BY_ROW: &[(&str, &[&Precondition])] = &[
     ),
     (
         "cp.async.bulk.shared::cluster.shared::cta",
-        &[&BULK_SIZE, &BULK_DST_ALIGNED, &BULK_SRC_ALIGNED],
+        &[
+            &BULK_SIZE,
+            &BULK_DST_ALIGNED,
+            &BULK_SRC_ALIGNED,
+            &BULK_DST_OTHER_CTA,
+        ],
     ),
     (
         "cp.async.bulk.global.shared::cta",
@@ -829,14 +1183,14 @@ pub fn for_row(id: &str) -> &'static [&'static Precondition] {
         .map_or(&[], |(_, pres)| pres)
 }
 
-/// Every precondition, each once.
+/// Every precondition, each once: the rows', then those beside the rows
+/// ([`mbarrier`]'s, [`bulk_multicast`]'s).
 pub fn all() -> Vec<&'static Precondition> {
     let mut out: Vec<&'static Precondition> = Vec::new();
-    for (_, pres) in BY_ROW {
-        for p in *pres {
-            if !out.iter().any(|q| std::ptr::eq(*q, *p)) {
-                out.push(p);
-            }
+    let rows = BY_ROW.iter().flat_map(|(_, pres)| pres.iter());
+    for p in rows.chain(BESIDE_ROWS.iter()) {
+        if !out.iter().any(|q| std::ptr::eq(*q, *p)) {
+            out.push(p);
         }
     }
     out

@@ -168,3 +168,206 @@ fn ranks_alignment_and_masks() {
     assert!(!fraction(0.0) && !fraction(-0.0) && !fraction(1.0000001) && !fraction(f32::NAN));
     assert!(!fraction(-0.5));
 }
+
+/// Every precondition a selection function of the asynchronous and
+/// mbarrier instructions gives is in `table::all()` (so the boundary
+/// suite's list and the docs see it), with its section and sentence.
+#[test]
+fn every_selected_precondition_is_listed() {
+    use table::MbarOp;
+    let all = table::all();
+    let mut selected: Vec<&'static Precondition> = Vec::new();
+    let ops = [
+        MbarOp::Init,
+        MbarOp::Inval,
+        MbarOp::ExpectTx,
+        MbarOp::CompleteTx,
+        MbarOp::CpAsyncArrive,
+        MbarOp::Bulk,
+        MbarOp::StAsync,
+        MbarOp::Wait { parity: false },
+        MbarOp::Wait { parity: true },
+    ];
+    let arrives = (0..8).map(|k| MbarOp::Arrive {
+        drop: k & 1 == 1,
+        count: k & 2 == 2,
+        tx: k & 4 == 4,
+    });
+    for op in ops.into_iter().chain(arrives) {
+        for space in [Space::Generic, Space::SharedCta, Space::SharedCluster] {
+            let pres = table::mbarrier(op, space);
+            assert!(pres.contains(&&table::MBAR_ALIGNED), "{op:?} {space:?}");
+            selected.extend(pres);
+        }
+    }
+    for generic in [false, true] {
+        selected.extend(table::st_async(generic));
+        selected.extend(table::st_bulk(generic));
+    }
+    selected.push(table::bulk_multicast());
+    selected.push(&table::ST_ASYNC_SAME_CTA);
+    for p in selected {
+        assert!(all.iter().any(|q| std::ptr::eq(*q, p)), "{}", p.id);
+        assert!(!p.rule.is_empty() && !p.section.is_empty(), "{}", p.id);
+    }
+    let mut ids: Vec<&str> = all.iter().map(|p| p.id).collect();
+    ids.sort_unstable();
+    let n = ids.len();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "precondition ids are unique");
+}
+
+/// The mbarrier rules: where the object may be for each instruction and
+/// space, its alignment, the ranges of the operands. Worked by hand from
+/// the SM90 profile (shared window at 0x7fe0_0000_0000, 16 MiB per CTA),
+/// for the CTA of rank 1 in a cluster of 4.
+#[test]
+fn mbarrier_places_alignment_and_operands() {
+    use table::MbarOp;
+    let p = WindowProfile::SM90;
+    let ok = |op: MbarOp, space: Space, mbar: u64, a: u64| -> Result<(), &'static str> {
+        let e = Env { mbar, a, ..env() };
+        for pre in table::mbarrier(op, space) {
+            if !holds(&p, &pre.holds, &e) {
+                return Err(pre.id);
+            }
+        }
+        Ok(())
+    };
+    let own = 0x7fe0_0100_0400u64; // generic, rank 1's part
+    let other = 0x7fe0_0200_0400u64; // rank 2's part
+    let init = MbarOp::Init;
+    assert_eq!(ok(init, Space::Generic, own, 1), Ok(()));
+    assert_eq!(
+        ok(init, Space::Generic, other, 1),
+        Err("mbarrier.init.generic-shared::cta")
+    );
+    assert_eq!(
+        ok(init, Space::Generic, 0x7f00_0000_0000, 1),
+        Err("mbarrier.init.generic-shared::cta")
+    );
+    assert_eq!(
+        ok(init, Space::Generic, own + 4, 1),
+        Err("mbarrier.aligned")
+    );
+    assert_eq!(ok(init, Space::SharedCta, 0x100_0400, 1), Ok(()));
+    assert_eq!(
+        ok(init, Space::SharedCta, 0x200_0400, 1),
+        Err("mbarrier.shared::cta")
+    );
+    // the count: 1 to 2^20 - 1
+    assert_eq!(ok(init, Space::Generic, own, 0), Err("mbarrier.init.count"));
+    assert_eq!(ok(init, Space::Generic, own, (1 << 20) - 1), Ok(()));
+    assert_eq!(
+        ok(init, Space::Generic, own, 1 << 20),
+        Err("mbarrier.init.count")
+    );
+    // arrive and expect_tx may name another CTA of the cluster
+    let arrive = |drop, count, tx| MbarOp::Arrive { drop, count, tx };
+    for op in [arrive(false, false, false), arrive(true, true, false)] {
+        assert_eq!(ok(op, Space::Generic, other, 1), Ok(()), "{op:?}");
+        assert_eq!(ok(op, Space::SharedCluster, 0x200_0400, 1), Ok(()));
+        assert_eq!(
+            ok(op, Space::SharedCta, 0x200_0400, 1),
+            Err("mbarrier.shared::cta")
+        );
+    }
+    assert_eq!(
+        ok(arrive(true, true, false), Space::Generic, own, 0),
+        Err("mbarrier.arrive_drop.count")
+    );
+    assert_eq!(
+        ok(arrive(false, true, false), Space::Generic, own, 1 << 20),
+        Err("mbarrier.arrive.count")
+    );
+    // no count operand: the count is 1, nothing to check
+    assert_eq!(
+        ok(arrive(false, false, false), Space::Generic, own, 0),
+        Ok(())
+    );
+    for op in [
+        MbarOp::ExpectTx,
+        MbarOp::CompleteTx,
+        arrive(false, false, true),
+    ] {
+        assert_eq!(ok(op, Space::Generic, other, 0), Ok(()), "{op:?}");
+        assert_eq!(ok(op, Space::Generic, other, (1 << 20) - 1), Ok(()));
+        assert_eq!(
+            ok(op, Space::Generic, other, 1 << 20),
+            Err("mbarrier.tx-count")
+        );
+    }
+    // the waits: the executing CTA's object; parity 0 or 1
+    let wait = MbarOp::Wait { parity: true };
+    assert_eq!(ok(wait, Space::SharedCta, 0x100_0400, 1), Ok(()));
+    assert_eq!(
+        ok(wait, Space::SharedCta, 0x100_0400, 2),
+        Err("mbarrier.test_wait.parity")
+    );
+    assert_eq!(
+        ok(wait, Space::Generic, other, 0),
+        Err("mbarrier.test_wait.generic-shared::cta")
+    );
+    assert_eq!(
+        ok(MbarOp::CpAsyncArrive, Space::Generic, other, 0),
+        Err("cp.async.mbarrier.arrive.generic-shared::cta")
+    );
+    // a bulk copy to .shared::cta: the executing CTA's mbarrier; to
+    // .shared::cluster: any CTA's
+    assert_eq!(
+        ok(MbarOp::Bulk, Space::SharedCta, 0x200_0400, 0),
+        Err("mbarrier.shared::cta")
+    );
+    assert_eq!(
+        ok(MbarOp::Bulk, Space::SharedCluster, 0x200_0400, 0),
+        Ok(())
+    );
+    assert_eq!(
+        ok(MbarOp::StAsync, Space::Generic, 0x7f00_0000_0000, 0),
+        Err("st.async.mbar.generic-shared")
+    );
+    // the counts' sentences are crate::mbarrier's, which the simulator
+    // reports for the object's own rules
+    let u = crate::mbarrier::Undefined::INIT_COUNT;
+    assert_eq!(
+        (table::MBAR_INIT_COUNT.section, table::MBAR_INIT_COUNT.rule),
+        (u.section, u.rule)
+    );
+}
+
+#[test]
+fn bulk_copies_and_st_async_between_ctas() {
+    let p = WindowProfile::SM90;
+    let with = |pre: &Precondition, e: Env| holds(&p, &pre.holds, &e);
+    // shared::cta -> shared::cluster: another CTA's part (rank 1 runs)
+    let other = |addr| with(&table::BULK_DST_OTHER_CTA, Env { addr, ..env() });
+    assert!(other(0x200_0000) && other(0x0ff_fff0) && !other(0x100_0000) && !other(0x1ff_fff0));
+    // ctaMask: a cluster of 4 has bits 0 to 3 (the operand is 16 bits)
+    let mask = |cta_mask, cluster_size| {
+        with(
+            &table::BULK_CTA_MASK,
+            Env {
+                cta_mask,
+                cluster_size,
+                ..env()
+            },
+        )
+    };
+    assert!(mask(0xf, 4) && !mask(0x10, 4) && mask(0x1_0003, 4) && mask(0xffff, 16));
+    assert!(mask(0x1, 1) && !mask(0x2, 1));
+    // st.async: a and mbar in one CTA, generic or shared::cluster alike
+    assert_eq!(p.shared_base % (1 << p.rank_shift), 0);
+    let same = |addr, mbar| {
+        with(
+            &table::ST_ASYNC_SAME_CTA,
+            Env {
+                addr,
+                mbar,
+                ..env()
+            },
+        )
+    };
+    assert!(same(0x200_0010, 0x200_0400) && !same(0x200_0010, 0x300_0400));
+    assert!(same(0x7fe0_0200_0010, 0x7fe0_0200_0400));
+    assert!(!same(0x7fe0_0200_0010, 0x7fe0_0100_0400));
+}

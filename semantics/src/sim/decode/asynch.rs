@@ -289,6 +289,7 @@ impl Decoder<'_> {
         let space = b
             .get("ss")
             .and_then(Space::from_qualifier)
+            .or_else(|| b.has(".shared::cta").then_some(Space::SharedCta))
             .unwrap_or(Space::Generic);
         if b.form.row.instr == "st.bulk" {
             return Self::wrap(AsyncInstr::StBulk {

@@ -213,17 +213,42 @@ impl Machine<'_> {
                         | AsyncInstr::CpWait { .. }
                 ) =>
             {
+                // a scripted schedule decides before a test_wait, which
+                // observes the operations' progress without waiting (a
+                // blocking wait that finds them incomplete suspends, and
+                // the steps come when every thread waits)
+                if exec != 0
+                    && self.scripted()
+                    && matches!(
+                        **a,
+                        AsyncInstr::MbarWait {
+                            blocking: false,
+                            ..
+                        }
+                    )
+                {
+                    self.async_decide();
+                }
                 self.async_wait(w, pc, active, exec, a);
                 return;
             }
             Op::Async(a) => {
                 self.asy.effects += 1;
+                let observes = matches!(
+                    **a,
+                    AsyncInstr::MbarUpdate { .. } | AsyncInstr::CpAsyncArrive { .. }
+                );
+                if exec != 0 && observes && self.scripted() {
+                    self.async_decide();
+                }
                 for l in lanes(exec) {
                     if let Err(kind) = self.async_lane(w, l, pc, a) {
                         self.lane_stop(w, l, pc, kind);
                     }
                 }
-                self.async_decide();
+                if !self.scripted() {
+                    self.async_decide();
+                }
             }
             op if {
                 let cx = self.ctx(w);
@@ -257,7 +282,11 @@ impl Machine<'_> {
                         }
                     }
                 }
-                self.async_decide();
+                // a scripted schedule decides after a plain access only when
+                // it touched bytes of an operation in flight
+                if !self.scripted() || std::mem::take(&mut self.asy.conflict) {
+                    self.async_decide();
+                }
             }
             op => {
                 for l in lanes(exec) {
@@ -267,11 +296,19 @@ impl Machine<'_> {
                 }
                 if matches!(op, Op::CpAsync { .. } | Op::Multimem { .. }) {
                     self.asy.effects += 1;
-                    self.async_decide();
+                    if !self.scripted() {
+                        self.async_decide();
+                    }
                 }
             }
         }
         self.advance(w, pc, active);
+    }
+
+    /// Whether the schedule is a script (decision points only where a
+    /// step can be observed).
+    fn scripted(&self) -> bool {
+        matches!(self.launch.schedule, crate::sim::Schedule::Script(_))
     }
 
     /// What a lane's failure does: an undefined result goes on, the rest

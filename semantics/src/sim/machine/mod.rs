@@ -122,8 +122,30 @@ pub(crate) struct Machine<'a> {
 
 /// Runs a prepared kernel.
 pub fn run(prog: &Program, launch: &Launch) -> Result<Outcome, LaunchError> {
+    run_with(prog, launch, Vec::new())
+}
+
+/// Runs a prepared kernel, moving the launch's buffers into the run rather
+/// than copying them (for large buffers).
+pub fn run_owned(prog: &Program, mut launch: Launch) -> Result<Outcome, LaunchError> {
+    let owned = launch
+        .args
+        .iter_mut()
+        .map(|a| match a {
+            Arg::Buffer { bytes, .. } => Some(std::mem::take(bytes)),
+            Arg::Bytes(_) => None,
+        })
+        .collect();
+    run_with(prog, &launch, owned)
+}
+
+fn run_with(
+    prog: &Program,
+    launch: &Launch,
+    owned: Vec<Option<Vec<u8>>>,
+) -> Result<Outcome, LaunchError> {
     let shape = shape(prog, launch)?;
-    let (params, regions, buffer_addrs) = arguments(prog, launch)?;
+    let (params, regions, buffer_addrs) = arguments(prog, launch, owned)?;
     let global = Global::new(regions).map_err(|(a, b)| LaunchError::Overlap(a, b))?;
     let mut m = Machine {
         prog,
@@ -148,6 +170,10 @@ pub fn run(prog: &Program, launch: &Launch) -> Result<Outcome, LaunchError> {
         undefined_results: Vec::new(),
         asy: exec::asynch::AsyncState::new(&launch.schedule),
     };
+    m.asy.proxy = prog.code.iter().any(|i| match &i.op {
+        super::program::Op::Async(a) => matches!(**a, super::program::AsyncInstr::Bulk { .. }),
+        _ => false,
+    });
     let n = [
         shape.grid[0] / shape.cluster[0],
         shape.grid[1] / shape.cluster[1],
@@ -236,6 +262,7 @@ fn shape(prog: &Program, launch: &Launch) -> Result<Shape, LaunchError> {
 fn arguments(
     prog: &Program,
     launch: &Launch,
+    mut owned: Vec<Option<Vec<u8>>>,
 ) -> Result<(Vec<u8>, Vec<Region>, Vec<u64>), LaunchError> {
     if launch.args.len() != prog.params.len() {
         return Err(LaunchError::ArgCount {
@@ -291,6 +318,10 @@ fn arguments(
     for (k, (p, arg)) in prog.params.iter().zip(&launch.args).enumerate() {
         let bytes: Vec<u8> = match arg {
             Arg::Buffer { addr, bytes } => {
+                let bytes = owned
+                    .get_mut(k)
+                    .and_then(Option::take)
+                    .unwrap_or_else(|| bytes.clone());
                 let base = addr.unwrap_or_else(|| next.div_ceil(256) * 256);
                 if let Some(name) = windows(base, bytes.len() as u64) {
                     return Err(LaunchError::Shape(format!(
@@ -300,7 +331,7 @@ fn arguments(
                 next = next.max(base + bytes.len() as u64 + 256);
                 regions.push(Region {
                     base,
-                    bytes: bytes.clone(),
+                    bytes,
                     shadow: Vec::new(),
                     arg: Some(k),
                 });

@@ -20,7 +20,8 @@
 use super::super::{lanes, Lane, Machine, LANES};
 use super::{Loc, Stop, OPERAND};
 use crate::mbarrier::{self, State};
-use crate::precond::{self, table, Env};
+use crate::precond::table::{self, MbarOp};
+use crate::precond::{self, Env};
 use crate::sim::launch::{Schedule, StopKind};
 use crate::sim::program::{Addr, AsyncInstr, MbarKind, Src};
 use crate::sim::reduce::{self as red, BulkRedOp, BulkRedType};
@@ -37,21 +38,13 @@ const COPY_RACE: Undefined = Undefined::result(
     "9.7.9.25.1",
     "Once an asynchronous copy operation is initiated, modifying the source memory location or tensor descriptor or reading from the destination memory location before the asynchronous operation completes, exhibits undefined behavior",
 );
+const PROXY_FENCE: Undefined = Undefined::result(
+    "9.7.9.25.2",
+    "Accessing the same memory location across multiple proxies needs a cross-proxy fence. For the async proxy, fence.proxy.async should be used to synchronize memory between generic proxy and the async proxy",
+);
 const MBAR_SHARED: Undefined = Undefined::behaviour(
-    "9.7.13.15",
-    "an mbarrier object is a 64-bit object in shared memory, aligned to 8 bytes: the address must be in the shared window (of the executing CTA for .shared::cta and for the waits)",
-);
-const CTA2CLUSTER_REMOTE: Undefined = Undefined::behaviour(
-    "9.7.9.25.4.1",
-    "When the source of the copy is .shared::cta and the destination is .shared::cluster, the destination has to be in the shared memory of a different CTA within the cluster",
-);
-const ST_ASYNC_SAME_CTA: Undefined = Undefined::behaviour(
-    "9.7.9.12",
-    "The shared memory addresses of destination operand a and the mbarrier object mbar belong to the same CTA within the same cluster as the executing thread",
-);
-const CTA_MASK_RANK: Undefined = Undefined::behaviour(
-    "9.7.9.25.4.1",
-    "each bit position in the 16-bit ctaMask operand corresponds to the %ctaid of the destination CTA: a bit for a CTA the cluster does not have names no destination",
+    "9.7.13.15.1",
+    "An mbarrier object is an opaque object with the following type and alignment requirements: Type .b64, Alignment (bytes) 8, Memory space .shared",
 );
 
 /// Where an operation's step stands.
@@ -74,6 +67,8 @@ enum Kind {
         reduce: Option<(BulkRedOp, BulkRedType, bool)>,
         /// complete-tx of `size` bytes on each.
         mbars: Vec<(usize, usize)>,
+        /// Performed in the async proxy (`cp{.reduce}.async.bulk`).
+        proxy: bool,
     },
     /// A prefetch: no memory effect; it only belongs to a bulk group.
     Nothing,
@@ -125,6 +120,15 @@ pub(crate) struct AsyncState {
     pub(crate) idle: u32,
     /// The mbarrier the last failing wait looked at.
     polled: Option<(usize, usize)>,
+    /// The kernel has async-proxy operations: plain writes are recorded.
+    pub(crate) proxy: bool,
+    /// A plain access touched bytes an operation in flight reads or
+    /// writes (a decision point for a scripted schedule).
+    pub(crate) conflict: bool,
+    /// 16-byte granules (global 0 / shared 1, region or CTA, offset / 16)
+    /// written through the generic proxy since the last
+    /// `fence.proxy.async` for their space.
+    unfenced: std::collections::HashSet<(u8, usize, usize)>,
     rng: u64,
     script_pos: usize,
     pub(crate) choices: Vec<(u16, u16)>,
@@ -143,6 +147,7 @@ impl AsyncState {
 
     /// A new cluster: its mbarriers and groups start afresh.
     pub(crate) fn new_cluster(&mut self) {
+        self.unfenced.retain(|g| g.0 == 0);
         self.pending.clear();
         self.groups.clear();
         self.mbars.clear();
@@ -157,7 +162,7 @@ impl AsyncState {
 
     /// Whether plain accesses must take the checked path.
     pub(crate) fn watching(&self) -> bool {
-        !self.pending.is_empty() || !self.mbars.is_empty()
+        self.proxy || !self.pending.is_empty() || !self.mbars.is_empty()
     }
 
     fn random(&mut self) -> u64 {
@@ -205,42 +210,32 @@ fn mundef(u: mbarrier::Undefined) -> Undefined {
 }
 
 impl Machine<'_> {
-    /// The mbarrier at an address: its CTA and offset.
+    /// The mbarrier at an address: its CTA and offset, after the rules of
+    /// `op` on it (`table::mbarrier`: its place, alignment, and the range
+    /// of `operand`, the instruction's count, txCount or phaseParity).
+    #[allow(clippy::too_many_arguments)]
     fn mbar_at(
         &mut self,
         w: usize,
         l: usize,
         addr: Addr,
         space: Space,
-        local_only: bool,
+        op: MbarOp,
+        operand: u64,
     ) -> Result<(usize, usize), Stop> {
         let a = self.address(w, l, addr)?;
-        let space = match space {
-            Space::Generic => {
-                let s = a.wrapping_sub(self.profile.shared_base);
-                if s >= self.profile.shared_size {
-                    return Err(Stop::Undefined(MBAR_SHARED));
-                }
-                Space::Generic
-            }
-            s => s,
+        let env = Env {
+            mbar: a,
+            a: operand,
+            ..Env::at(&self.place(w))
         };
-        let space = if local_only && space == Space::SharedCluster {
-            Space::SharedCta
-        } else {
-            space
-        };
-        if a % 8 != 0 {
-            return Err(Stop::Undefined(MBAR_SHARED));
+        for pre in table::mbarrier(op, space) {
+            precond::check(&self.profile, pre, &env).map_err(Stop::Undefined)?;
         }
         match self.resolve(w, l, space, a, 8) {
-            Ok(Loc::Shared(c, off)) => {
-                if local_only && c != self.warps[w].cta {
-                    return Err(Stop::Undefined(MBAR_SHARED));
-                }
-                Ok((c, off))
-            }
-            _ => Err(Stop::Undefined(MBAR_SHARED)),
+            Ok(Loc::Shared(c, off)) => Ok((c, off)),
+            Ok(_) => Err(Stop::Undefined(MBAR_SHARED)),
+            Err(u) => Err(Stop::Undefined(u)),
         }
     }
 
@@ -276,8 +271,8 @@ impl Machine<'_> {
     ) -> Result<(), Stop> {
         match *ins {
             AsyncInstr::MbarInit { addr, space, count } => {
-                let key = self.mbar_at(w, l, addr, space, true)?;
                 let n = self.u32_operand(w, l, count)?;
+                let key = self.mbar_at(w, l, addr, space, MbarOp::Init, u64::from(n))?;
                 self.mbar_apply(key, mbarrier::Op::Init { count: n })
                     .map_err(Stop::Undefined)?;
                 // the object's bytes are the implementation's
@@ -285,7 +280,7 @@ impl Machine<'_> {
                 cta.shadow[key.1..key.1 + 8].fill(1);
             }
             AsyncInstr::MbarInval { addr, space } => {
-                let key = self.mbar_at(w, l, addr, space, true)?;
+                let key = self.mbar_at(w, l, addr, space, MbarOp::Inval, 0)?;
                 self.mbar_apply(key, mbarrier::Op::Inval)
                     .map_err(Stop::Undefined)?;
             }
@@ -297,7 +292,7 @@ impl Machine<'_> {
                 count,
                 tx,
             } => {
-                let key = self.mbar_at(w, l, addr, space, false)?;
+                let has_count = count.is_some();
                 let count = match count {
                     Some(c) => self.u32_operand(w, l, c)?,
                     None => 1,
@@ -306,6 +301,17 @@ impl Machine<'_> {
                     Some(t) => Some(self.u32_operand(w, l, t)?),
                     None => None,
                 };
+                let rule = match kind {
+                    MbarKind::ExpectTx => MbarOp::ExpectTx,
+                    MbarKind::CompleteTx => MbarOp::CompleteTx,
+                    MbarKind::Arrive { drop, .. } => MbarOp::Arrive {
+                        drop,
+                        count: has_count,
+                        tx: tx.is_some(),
+                    },
+                };
+                let operand = u64::from(tx.unwrap_or(count));
+                let key = self.mbar_at(w, l, addr, space, rule, operand)?;
                 let op = match (kind, tx) {
                     (MbarKind::ExpectTx, Some(b)) => mbarrier::Op::ExpectTx { tx: b },
                     (MbarKind::CompleteTx, Some(b)) => mbarrier::Op::CompleteTx { tx: b },
@@ -348,7 +354,7 @@ impl Machine<'_> {
                 self.set(w, d, l, u64::from(n), 0);
             }
             AsyncInstr::CpAsyncArrive { addr, space, noinc } => {
-                let key = self.mbar_at(w, l, addr, space, true)?;
+                let key = self.mbar_at(w, l, addr, space, MbarOp::CpAsyncArrive, 0)?;
                 if !noinc {
                     self.mbar_apply(key, mbarrier::Op::IncPending)
                         .map_err(Stop::Undefined)?;
@@ -404,19 +410,20 @@ impl Machine<'_> {
                     size: (n as u64).next_power_of_two(),
                     ..Env::at(&self.place(w))
                 };
-                precond::check(&self.profile, &table::ALIGNED, &env).map_err(Stop::Undefined)?;
-                if space == Space::Generic {
-                    precond::check(&self.profile, &table::ST_ASYNC_SHARED, &env)
-                        .map_err(Stop::Undefined)?;
+                for pre in table::st_async(space == Space::Generic) {
+                    precond::check(&self.profile, pre, &env).map_err(Stop::Undefined)?;
                 }
-                precond::check(&self.profile, &table::ST_ASYNC_CLUSTER, &env)
-                    .map_err(Stop::Undefined)?;
                 let dst = self
                     .resolve(w, l, Space::SharedCluster.or_generic(space), a, n as u64)
                     .map_err(Stop::Undefined)?;
-                let key = self.mbar_at(w, l, mbar, space, false)?;
+                let key = self.mbar_at(w, l, mbar, space, MbarOp::StAsync, 0)?;
+                let m = self.address(w, l, mbar)?;
+                let env = Env { mbar: m, ..env };
+                precond::check(&self.profile, &table::ST_ASYNC_SAME_CTA, &env)
+                    .map_err(Stop::Undefined)?;
                 if !matches!(dst, Loc::Shared(c, _) if c == key.0) {
-                    return Err(Stop::Undefined(ST_ASYNC_SAME_CTA));
+                    // the two addresses name one CTA in different windows
+                    return Err(Stop::Undefined(table::ST_ASYNC_SAME_CTA.undefined()));
                 }
                 let mut data = Vec::with_capacity(n);
                 let mut shadow = Vec::with_capacity(n);
@@ -434,7 +441,11 @@ impl Machine<'_> {
                     byte_mask: None,
                     reduce: None,
                     mbars: vec![key],
+                    proxy: false,
                 };
+                if shadow.iter().all(|&b| b == 0) {
+                    shadow.clear();
+                }
                 self.issue(w, l, pc, kind, Some((data, shadow)), None);
             }
             AsyncInstr::StBulk { addr, space, size } => {
@@ -448,11 +459,8 @@ impl Machine<'_> {
                     size: n,
                     ..Env::at(&self.place(w))
                 };
-                precond::check(&self.profile, &table::ST_BULK_SIZE, &env)
-                    .map_err(Stop::Undefined)?;
-                if space == Space::Generic {
-                    precond::check(&self.profile, &table::ST_BULK_SHARED, &env)
-                        .map_err(Stop::Undefined)?;
+                for pre in table::st_bulk(space == Space::Generic) {
+                    precond::check(&self.profile, pre, &env).map_err(Stop::Undefined)?;
                 }
                 let loc = self
                     .resolve(w, l, Space::SharedCta.or_generic(space), a, n)
@@ -463,7 +471,16 @@ impl Machine<'_> {
                     self.write_at(loc, k, 8, 0, 0).map_err(Stop::Undefined)?;
                 }
             }
-            AsyncInstr::FenceProxyAsync { .. } => {}
+            AsyncInstr::FenceProxyAsync { space } => {
+                // orders the generic writes before it with the async
+                // proxy's accesses after it (9.7.9.25.2), for its space
+                let keep = |g: &(u8, usize, usize)| match space {
+                    None | Some(Space::Generic) => false,
+                    Some(Space::Global) => g.0 != 0,
+                    Some(_) => g.0 != 1,
+                };
+                self.asy.unfenced.retain(keep);
+            }
             // waits are the blocking path's
             AsyncInstr::MbarWait { .. }
             | AsyncInstr::BulkWait { .. }
@@ -509,12 +526,18 @@ impl Machine<'_> {
         let mut dsts = Vec::new();
         let mut mbars = Vec::new();
         let key = match mbar {
-            Some(m) => Some(self.mbar_at(w, l, m, dst_space, dst_space == Space::SharedCta)?),
+            Some(m) => Some(self.mbar_at(w, l, m, dst_space, MbarOp::Bulk, 0)?),
             None => None,
         };
         match cta_mask {
             Some(mask) => {
                 let m = self.u32_operand(w, l, mask)? & 0xffff;
+                let env = Env {
+                    cta_mask: u64::from(m),
+                    ..Env::at(&self.place(w))
+                };
+                precond::check(&self.profile, table::bulk_multicast(), &env)
+                    .map_err(Stop::Undefined)?;
                 let dloc = self
                     .resolve(w, l, dst_space, d, n as u64)
                     .map_err(Stop::Undefined)?;
@@ -526,7 +549,7 @@ impl Machine<'_> {
                         continue;
                     }
                     if r >= self.ctas.len() {
-                        return Err(Stop::Undefined(CTA_MASK_RANK));
+                        return Err(Stop::Undefined(table::bulk_multicast().undefined()));
                     }
                     if off + n > self.ctas[r].shared.len() {
                         return Err(Stop::Undefined(crate::sim::memory::OUTSIDE));
@@ -539,12 +562,6 @@ impl Machine<'_> {
                 let dloc = self
                     .resolve(w, l, dst_space, d, n as u64)
                     .map_err(Stop::Undefined)?;
-                if src_space == Space::SharedCta
-                    && dst_space == Space::SharedCluster
-                    && matches!(dloc, Loc::Shared(c, _) if c == self.warps[w].cta)
-                {
-                    return Err(Stop::Undefined(CTA2CLUSTER_REMOTE));
-                }
                 dsts.push(dloc);
                 mbars.extend(key);
             }
@@ -560,6 +577,7 @@ impl Machine<'_> {
             byte_mask,
             reduce,
             mbars,
+            proxy: true,
         };
         self.issue(w, l, pc, kind, None, Some(true));
         Ok(())
@@ -585,6 +603,7 @@ impl Machine<'_> {
             byte_mask: None,
             reduce: None,
             mbars: Vec::new(),
+            proxy: false,
         };
         self.issue(w, l, pc, kind, None, Some(false));
     }
@@ -604,13 +623,9 @@ impl Machine<'_> {
     ) -> u32 {
         let id = self.asy.next;
         self.asy.next += 1;
-        let size = match &kind {
-            Kind::Move { size, .. } => *size,
-            _ => 0,
-        };
         let (stage, data, shadow) = match data {
             Some((d, s)) => (Stage::Read, d, s),
-            None => (Stage::Issued, Vec::new(), vec![0; size]),
+            None => (Stage::Issued, Vec::new(), Vec::new()),
         };
         self.asy.pending.push(Pending {
             id,
@@ -672,19 +687,31 @@ impl Machine<'_> {
         let stage = self.asy.pending[i].stage;
         let kind = self.asy.pending[i].kind.clone();
         match (stage, kind) {
-            (Stage::Issued, Kind::Move { src, size, .. }) => {
-                let mut data = vec![0u8; size];
-                let mut shadow = vec![0u8; size];
+            (
+                Stage::Issued,
+                Kind::Move {
+                    src, size, proxy, ..
+                },
+            ) => {
+                let mut data = std::mem::take(&mut self.asy.pending[i].data);
+                let mut shadow = std::mem::take(&mut self.asy.pending[i].shadow);
+                data.clear();
+                data.resize(size, 0);
+                shadow.clear();
                 if let Some((loc, from)) = src {
-                    for k in 0..from.min(size) {
-                        let (v, sh) = self.read_at(loc, k, 1);
-                        data[k] = v as u8;
-                        shadow[k] = u8::from(sh != 0);
+                    let n = from.min(size);
+                    self.read_slice(loc, &mut data[..n], &mut shadow);
+                    if !shadow.is_empty() {
+                        shadow.resize(size, 0);
                     }
+                }
+                if let (true, Some((loc, from))) = (proxy, src) {
+                    self.proxy_read(i, loc, from.min(size), &mut shadow);
                 }
                 let p = &mut self.asy.pending[i];
                 if p.poisoned {
-                    shadow.fill(1);
+                    shadow.clear();
+                    shadow.resize(size, 1);
                 }
                 p.data = data;
                 p.shadow = shadow;
@@ -709,19 +736,26 @@ impl Machine<'_> {
                             for k in (0..size).step_by(e) {
                                 let (old, so) = self.read_at(dst, k, e);
                                 let src = le(&data[k..k + e]);
-                                let ss = shadow[k..k + e].iter().any(|&b| b != 0);
+                                let ss = shadow
+                                    .get(k..k + e)
+                                    .is_some_and(|s| s.iter().any(|&b| b != 0));
                                 let (v, free) = red::reduce(op, ty, noftz, old, src);
                                 let unspec = if ss || so != 0 { u64::MAX } else { free };
                                 let _ = self.write_at(dst, k, e, v, unspec);
                             }
                         }
+                        None if byte_mask.is_none() => self.write_slice(dst, &data, &shadow),
                         None => {
-                            for k in 0..size {
+                            for (k, &byte) in data.iter().enumerate().take(size) {
                                 if byte_mask.is_some_and(|m| m >> (k % 16) & 1 == 0) {
                                     continue;
                                 }
-                                let sh = if shadow[k] != 0 { 0xff } else { 0 };
-                                let _ = self.write_at(dst, k, 1, u64::from(data[k]), sh);
+                                let sh = if shadow.get(k).is_some_and(|&b| b != 0) {
+                                    0xff
+                                } else {
+                                    0
+                                };
+                                let _ = self.write_at(dst, k, 1, u64::from(byte), sh);
                             }
                         }
                     }
@@ -749,6 +783,111 @@ impl Machine<'_> {
         }
     }
 
+    /// An async-proxy read of `[loc, loc+n)`: bytes of granules written
+    /// through the generic proxy with no `fence.proxy.async` since may or
+    /// may not be seen, so they are unspecified, with a report.
+    fn proxy_read(&mut self, i: usize, loc: Loc, n: usize, shadow: &mut Vec<u8>) {
+        let Some((kind, idx, off)) = loc_range(loc) else {
+            return;
+        };
+        if self.asy.unfenced.is_empty() || n == 0 {
+            return;
+        }
+        let mut hit = false;
+        for g in off / 16..=(off + n - 1) / 16 {
+            if self.asy.unfenced.contains(&(kind, idx, g)) {
+                let lo = (g * 16).max(off) - off;
+                let hi = ((g + 1) * 16).min(off + n) - off;
+                if shadow.is_empty() {
+                    shadow.resize(n, 0);
+                }
+                shadow[lo..hi].fill(1);
+                hit = true;
+            }
+        }
+        if hit {
+            let p = self.asy.pending[i].clone();
+            self.async_report(&p, PROXY_FENCE);
+            if let Some(r) = self.undefined_results.last_mut() {
+                r.note = "the copy reads bytes written through the generic proxy with no fence.proxy.async since".into();
+            }
+        }
+    }
+
+    /// Copies the bytes at `loc` out, and their unspecified marks (left
+    /// empty when every byte is known).
+    fn read_slice(&self, loc: Loc, data: &mut [u8], shadow: &mut Vec<u8>) {
+        let n = data.len();
+        let marks: Option<&[u8]> = match loc {
+            Loc::Global(i, off) => {
+                let r = &self.global.regions[i];
+                data.copy_from_slice(&r.bytes[off..off + n]);
+                (!r.shadow.is_empty()).then(|| &r.shadow[off..off + n])
+            }
+            Loc::Shared(c, off) => {
+                let cta = &self.ctas[c];
+                data.copy_from_slice(&cta.shared[off..off + n]);
+                Some(&cta.shadow[off..off + n])
+            }
+            _ => {
+                shadow.resize(n, 0);
+                for k in 0..n {
+                    let (v, sh) = self.read_at(loc, k, 1);
+                    data[k] = v as u8;
+                    shadow[k] = u8::from(sh != 0);
+                }
+                return;
+            }
+        };
+        match marks {
+            Some(m) if m.iter().any(|&b| b != 0) => {
+                shadow.resize(n, 0);
+                shadow.copy_from_slice(m);
+            }
+            _ => shadow.clear(),
+        }
+    }
+
+    /// Writes `data` at `loc` with its unspecified marks (`shadow` empty:
+    /// every byte known).
+    fn write_slice(&mut self, loc: Loc, data: &[u8], shadow: &[u8]) {
+        let n = data.len();
+        let marked = !shadow.is_empty();
+        match loc {
+            Loc::Global(i, off) => {
+                if marked && self.global.regions[i].shadow.is_empty() {
+                    self.global.make_indeterminate(i, 0, 0);
+                }
+                let r = &mut self.global.regions[i];
+                r.bytes[off..off + n].copy_from_slice(data);
+                match (marked, r.shadow.is_empty()) {
+                    (true, _) => r.shadow[off..off + n].copy_from_slice(shadow),
+                    (false, false) => r.shadow[off..off + n].fill(0),
+                    (false, true) => {}
+                }
+            }
+            Loc::Shared(c, off) => {
+                let cta = &mut self.ctas[c];
+                cta.shared[off..off + n].copy_from_slice(data);
+                if marked {
+                    cta.shadow[off..off + n].copy_from_slice(shadow);
+                } else {
+                    cta.shadow[off..off + n].fill(0);
+                }
+            }
+            _ => {
+                for (k, &byte) in data.iter().enumerate().take(n) {
+                    let sh = if shadow.get(k).is_some_and(|&b| b != 0) {
+                        0xff
+                    } else {
+                        0
+                    };
+                    let _ = self.write_at(loc, k, 1, u64::from(byte), sh);
+                }
+            }
+        }
+    }
+
     /// An undefined effect of an operation, reported against its thread.
     fn async_report(&mut self, p: &Pending, u: Undefined) {
         let u = Undefined::result(u.section, u.rule);
@@ -767,6 +906,16 @@ impl Machine<'_> {
     /// One step when no thread can go on (the late and random schedules,
     /// and a script past its choices); whether one happened.
     pub(crate) fn async_unblock(&mut self) -> bool {
+        if !matches!(self.launch.schedule, Schedule::Script(_)) {
+            // the oldest operation that can step
+            return match (0..self.asy.pending.len()).find(|&i| self.enabled(i)) {
+                Some(i) => {
+                    self.step_op(i);
+                    true
+                }
+                None => false,
+            };
+        }
         let ops = self.enabled_ops();
         if ops.is_empty() {
             return false;
@@ -786,36 +935,56 @@ impl Machine<'_> {
         true
     }
 
-    /// A decision point after an instruction: the schedule may step an
-    /// operation.
+    /// A decision point after an instruction: the schedule may step
+    /// operations (a script chooses again after each step it takes, so any
+    /// number of steps can happen between two instructions).
     pub(crate) fn async_decide(&mut self) {
-        if self.asy.pending.is_empty() {
-            return;
-        }
-        let ops = self.enabled_ops();
-        if ops.is_empty() {
-            return;
-        }
-        let pick = match &self.launch.schedule {
-            Schedule::Eager | Schedule::Late => return,
-            Schedule::Random(_) => {
-                let r = self.asy.random();
-                if !r.is_multiple_of(4) {
-                    return;
+        // steps within one decision point go in issue order (an operation
+        // at or after the one stepped last): two operations' steps with no
+        // instruction between them give one state either way, unless they
+        // touch the same bytes (which the program does not order: a race
+        // of its own)
+        let mut from = 0u32;
+        loop {
+            if self.asy.pending.is_empty() {
+                return;
+            }
+            let ops: Vec<usize> = self
+                .enabled_ops()
+                .into_iter()
+                .filter(|&i| self.asy.pending[i].id >= from)
+                .collect();
+            if ops.is_empty() {
+                return;
+            }
+            let pick = match &self.launch.schedule {
+                Schedule::Eager | Schedule::Late => return,
+                Schedule::Random(_) => {
+                    let r = self.asy.random();
+                    if !r.is_multiple_of(4) {
+                        return;
+                    }
+                    ops[(r >> 8) as usize % ops.len()]
                 }
-                Some(ops[(r >> 8) as usize % ops.len()])
-            }
-            Schedule::Script(choices) => {
-                let c = choices.get(self.asy.script_pos).copied().unwrap_or(0);
-                self.asy.script_pos += 1;
-                let c = c.min(ops.len() as u16);
-                self.asy.choices.push((c, ops.len() as u16 + 1));
-                (c > 0).then(|| ops[c as usize - 1])
-            }
-        };
-        if let Some(i) = pick {
-            self.step_op(i);
+                Schedule::Script(choices) => {
+                    let c = choices.get(self.asy.script_pos).copied().unwrap_or(0);
+                    self.asy.script_pos += 1;
+                    let c = c.min(ops.len() as u16);
+                    self.asy.choices.push((c, ops.len() as u16 + 1));
+                    if c == 0 {
+                        return;
+                    }
+                    ops[c as usize - 1]
+                }
+            };
+            from = self.asy.pending[pick].id;
+            self.step_op(pick);
         }
+    }
+
+    fn who(&self, w: usize, l: usize) -> String {
+        let t = self.thread_id(w, l);
+        format!("thread ctaid={:?} tid={:?}", t.ctaid, t.tid)
     }
 
     /// A plain read of `[loc, loc+n)`: the unspecified bits it gets from a
@@ -829,18 +998,26 @@ impl Machine<'_> {
         n: usize,
     ) -> Result<bool, Undefined> {
         self.mbar_bytes(loc, n)?;
+        self.asy.conflict |= self.asy.pending.iter().any(|p| match &p.kind {
+            Kind::Move {
+                src: Some((s, from)),
+                ..
+            } => overlaps(*s, *from, loc, n),
+            _ => false,
+        });
         let hit = self.asy.pending.iter().find(|p| match &p.kind {
             Kind::Move { dsts, size, .. } => dsts.iter().any(|&d| overlaps(d, *size, loc, n)),
             _ => false,
         });
+        self.asy.conflict |= hit.is_some();
         if let Some(p) = hit {
             let who = format!(
-                "races with `{}` of thread {:?}, which has not completed",
+                "races with `{}` of {}, which has not completed",
                 self.prog
                     .text
                     .get(p.pc as usize)
                     .map_or("", |t| t.0.as_str()),
-                self.thread_id(p.warp, p.lane)
+                self.who(p.warp, p.lane)
             );
             self.undefined_result(w, l, pc, COPY_RACE);
             if let Some(r) = self.undefined_results.last_mut() {
@@ -874,13 +1051,27 @@ impl Machine<'_> {
         n: usize,
     ) -> Result<(), Undefined> {
         self.mbar_bytes(loc, n)?;
+        if self.asy.proxy && n > 0 {
+            if let Some((kind, idx, off)) = loc_range(loc) {
+                for g in off / 16..=(off + n - 1) / 16 {
+                    self.asy.unfenced.insert((kind, idx, g));
+                }
+            }
+        }
         let mut raced = None;
+        self.asy.conflict |= self.asy.pending.iter().any(|p| match &p.kind {
+            Kind::Move { dsts, size, .. } => dsts.iter().any(|&d| overlaps(d, *size, loc, n)),
+            _ => false,
+        });
         for p in &mut self.asy.pending {
             if let Kind::Move {
                 src: Some((s, from)),
                 ..
             } = &p.kind
             {
+                if overlaps(*s, *from, loc, n) {
+                    self.asy.conflict = true;
+                }
                 if p.stage == Stage::Issued && overlaps(*s, *from, loc, n) {
                     p.poisoned = true;
                     raced = Some((p.pc, p.warp, p.lane));
@@ -979,11 +1170,12 @@ impl Machine<'_> {
                 parity,
                 blocking,
             } => {
-                let key = self.mbar_at(w, l, addr, space, true)?;
                 let (v, sv) = self.val(w, token, l);
                 if sv != 0 {
                     return Err(Stop::Indeterminate(OPERAND));
                 }
+                let operand = if parity { v & 0xffff_ffff } else { 0 };
+                let key = self.mbar_at(w, l, addr, space, MbarOp::Wait { parity }, operand)?;
                 let slot = self.asy.mbars.entry(key).or_default();
                 let m = slot
                     .mbarrier_mut()
