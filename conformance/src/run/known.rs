@@ -6,10 +6,13 @@
 //! behaviour gives for that input, so a new bug in a listed form still
 //! fails.
 //!
-//! The file is the divergence list of the conversion baseline
-//! (corpus/cvt/hardware/sm_90/divergences.tsv, shipped as `--known sm_90`):
-//! one line per form, `FORM<TAB>RULE<TAB>WHY`, where RULE is `as:OTHER`
-//! (the hardware computes the form OTHER) or `tf32-satfinite-nan`.
+//! The file is a divergence list: one line per form or group,
+//! `FORM|GROUP<TAB>RULE<TAB>WHY`, where RULE is `as:OTHER` (the hardware
+//! computes the conversion form OTHER), `tf32-satfinite-nan`, or
+//! `reduce_sm90` (a bulk-reduction group: the hardware writes
+//! `reduce_sm90`'s bits, subnormals kept). `--known sm_90` is the shipped
+//! pair: corpus/cvt/hardware/sm_90/divergences.tsv and
+//! corpus/suite/sm_90/bulk-divergences.tsv.
 
 use crate::cvt_hw::HwForm;
 use anyhow::{bail, Result};
@@ -17,8 +20,9 @@ use ptx_gen::suite::manifest::Group;
 use std::collections::HashMap;
 use std::path::Path;
 
-/// The sm_90 list, as shipped.
+/// The sm_90 lists, as shipped.
 const SM_90: &str = include_str!("../../../corpus/cvt/hardware/sm_90/divergences.tsv");
+const SM_90_BULK: &str = include_str!("../../../corpus/suite/sm_90/bulk-divergences.tsv");
 
 /// What a listed form does instead.
 enum Behaviour {
@@ -27,6 +31,9 @@ enum Behaviour {
     /// `cvt.rna.satfinite.tf32.f32` on NaNs (see
     /// [`crate::cvt_hw::tf32_satfinite_nan`]).
     Tf32SatfiniteNan(HwForm),
+    /// A bulk-reduction group whose rows sm_90 writes as
+    /// `ptx_gen::suite::bulk::sm90_row` says.
+    ReduceSm90,
 }
 
 pub struct Rule {
@@ -46,8 +53,8 @@ impl Known {
     pub fn load(spec: &str) -> Result<Known> {
         let (text, source) = if spec == "sm_90" {
             (
-                SM_90.to_string(),
-                "sm_90 (corpus/cvt/hardware/sm_90/divergences.tsv)".to_string(),
+                format!("{SM_90}\n{SM_90_BULK}"),
+                "sm_90 (corpus/cvt/hardware/sm_90/divergences.tsv, corpus/suite/sm_90/bulk-divergences.tsv)".to_string(),
             )
         } else {
             (crate::input::read_text(Path::new(spec))?, spec.to_string())
@@ -71,6 +78,14 @@ impl Known {
                 Behaviour::As(find(other)?)
             } else if rule == "tf32-satfinite-nan" {
                 Behaviour::Tf32SatfiniteNan(find(form)?)
+            } else if rule == "reduce_sm90" {
+                if !ptx_gen::suite::bulk::divergent(form) {
+                    bail!(
+                        "{source}:{}: `{form}` is no bulk-reduction divergence group",
+                        i + 1
+                    );
+                }
+                Behaviour::ReduceSm90
             } else {
                 bail!("{source}:{}: unknown rule `{rule}`", i + 1);
             };
@@ -85,8 +100,14 @@ impl Known {
         Ok(Known { rules, source })
     }
 
+    /// The rule for a form.
     pub fn rule(&self, form: &str) -> Option<&Rule> {
         self.rules.get(form)
+    }
+
+    /// The rule for a group: by its id, else by its form.
+    pub fn for_group(&self, g: &Group) -> Option<&Rule> {
+        self.rules.get(&g.id).or_else(|| self.rules.get(&g.form))
     }
 }
 
@@ -94,6 +115,16 @@ impl Rule {
     /// Whether `actual` is what the documented behaviour gives for the
     /// input row, outside the mask.
     pub fn explains(&self, g: &Group, input: &[u8], actual: &[u8], mask: Option<&[u8]>) -> bool {
+        if let Behaviour::ReduceSm90 = self.behaviour {
+            let Some(want) = ptx_gen::suite::bulk::sm90_row(g, input) else {
+                return false;
+            };
+            return want.len() == actual.len()
+                && want.iter().zip(actual).enumerate().all(|(k, (w, a))| {
+                    let free = mask.and_then(|m| m.get(k)).copied().unwrap_or(0);
+                    (w ^ a) & !free == 0
+                });
+        }
         let sources: Vec<u64> = g
             .input
             .fields
@@ -113,6 +144,7 @@ impl Rule {
         let masked = mask.map_or(0, |m| g.output.read(m, out) as u64);
         let want = match &self.behaviour {
             Behaviour::As(f) => f.model(&sources),
+            Behaviour::ReduceSm90 => None,
             Behaviour::Tf32SatfiniteNan(f) => f.model(&sources).map(|(bits, dc)| {
                 (
                     crate::cvt_hw::tf32_satfinite_nan(sources.first().copied().unwrap_or(0), bits),

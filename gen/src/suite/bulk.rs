@@ -2351,23 +2351,31 @@ pub fn divergent(id: &str) -> bool {
 /// other groups). The don't-care rows are the group's.
 pub fn sm90_rows(b: &Built) -> Option<Vec<u8>> {
     let g = &b.group;
+    let mut out = Vec::with_capacity(b.expected.len());
+    for row in b.input.chunks(g.input.row as usize) {
+        out.extend(sm90_row(g, row)?);
+    }
+    Some(out)
+}
+
+/// One output row of a divergence group as sm_90 writes it, from its input
+/// row (`None` for the other groups).
+pub fn sm90_row(g: &super::manifest::Group, row: &[u8]) -> Option<Vec<u8>> {
     if !divergent(&g.id) {
         return None;
     }
     let (op, ty, noftz) = red_of(&g.form);
     let e = red::element_bytes(ty);
-    let (slot, irow) = (RED_SLOT as usize, g.input.row as usize);
-    let mut out = Vec::with_capacity(b.expected.len());
-    for row in b.input.chunks(irow) {
-        let (old, src) = (&row[..slot], &row[slot..2 * slot]);
-        let size = le(&row[2 * slot..2 * slot + 4]) as usize;
-        let mut r = old.to_vec();
-        for at in (0..size).step_by(e) {
-            let (v, _) =
-                red::reduce_sm90(op, ty, noftz, le(&old[at..at + e]), le(&src[at..at + e]));
-            r[at..at + e].copy_from_slice(&v.to_le_bytes()[..e]);
-        }
-        out.extend_from_slice(&r);
+    let slot = RED_SLOT as usize;
+    if row.len() < 2 * slot + 4 {
+        return None;
     }
-    Some(out)
+    let (old, src) = (&row[..slot], &row[slot..2 * slot]);
+    let size = (le(&row[2 * slot..2 * slot + 4]) as usize).min(slot);
+    let mut r = old.to_vec();
+    for at in (0..size).step_by(e) {
+        let (v, _) = red::reduce_sm90(op, ty, noftz, le(&old[at..at + e]), le(&src[at..at + e]));
+        r[at..at + e].copy_from_slice(&v.to_le_bytes()[..e]);
+    }
+    Some(r)
 }
