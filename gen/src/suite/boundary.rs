@@ -345,7 +345,7 @@ pub fn edges() -> Vec<Edge> {
     let bulk_edge = |pre, var, before: Vec<&'static Precondition>, range| Edge {
         before,
         range: Some(range),
-        hardware: false,
+        hardware: true,
         ..edge(
             BULK_FORM.into(),
             "cp.async.bulk",
@@ -385,7 +385,7 @@ pub fn edges() -> Vec<Edge> {
         out.push(Edge {
             before: before.clone(),
             range,
-            hardware: false,
+            hardware: true,
             ..edge(
                 "mbarrier.init.shared::cta.b64".into(),
                 "mbarrier",
