@@ -18,6 +18,12 @@ fn program(body: &str, params: &str, directives: &str) -> Program {
     sim::prepare(&module, "k", &WindowProfile::SM90).unwrap_or_else(|e| panic!("{e}\n{src}"))
 }
 
+/// A one-thread launch with a source and a destination buffer.
+fn src_dst(src: Vec<u8>, dst: Vec<u8>) -> Launch {
+    let buf = |bytes| Arg::Buffer { addr: None, bytes };
+    Launch::new([1, 1, 1], [1, 1, 1], vec![buf(src), buf(dst)])
+}
+
 fn bytes(n: usize) -> Vec<u8> {
     (0..n).map(|i| (i * 7 + 3) as u8).collect()
 }
@@ -71,20 +77,7 @@ WAIT:
 fn a_bulk_round_trip_that_waits_is_the_same_under_every_schedule() {
     let prog = program(BULK_ROUND_TRIP, ".param .u64 src, .param .u64 dst", "");
     let input = bytes(64);
-    let launch = Launch::new(
-        [1, 1, 1],
-        [1, 1, 1],
-        vec![
-            Arg::Buffer {
-                addr: None,
-                bytes: input.clone(),
-            },
-            Arg::Buffer {
-                addr: None,
-                bytes: vec![0; 64],
-            },
-        ],
-    );
+    let launch = src_dst(input.clone(), vec![0; 64]);
     let runs = all_schedules(&prog, &launch);
     for (name, o) in runs {
         assert!(o.reports.is_empty(), "{name}: {:?}", o.reports);
@@ -106,20 +99,7 @@ fn reading_the_destination_before_the_wait_races() {
         "\tld.shared.u32 %r1, [buf];\n\tst.global.u32 [%rd3+64], %r1;\nWAIT:",
     );
     let prog = program(&body, ".param .u64 src, .param .u64 dst", "");
-    let launch = Launch::new(
-        [1, 1, 1],
-        [1, 1, 1],
-        vec![
-            Arg::Buffer {
-                addr: None,
-                bytes: bytes(64),
-            },
-            Arg::Buffer {
-                addr: None,
-                bytes: vec![0; 68],
-            },
-        ],
-    );
+    let launch = src_dst(bytes(64), vec![0; 68]);
     // eager: the copy completed when issued, so nothing races
     let o = sim::run(&prog, &launch).unwrap();
     assert!(o.undefined_results.is_empty(), "{:?}", o.undefined_results);
@@ -208,20 +188,7 @@ fn a_bulk_size_that_is_not_a_multiple_of_16_is_undefined() {
         .replace("[%rd1], 64, [bar]", "[%rd1], 40, [bar]")
         .replace("[bar], 64;", "[bar], 40;");
     let prog = program(&body, ".param .u64 src, .param .u64 dst", "");
-    let launch = Launch::new(
-        [1, 1, 1],
-        [1, 1, 1],
-        vec![
-            Arg::Buffer {
-                addr: None,
-                bytes: bytes(64),
-            },
-            Arg::Buffer {
-                addr: None,
-                bytes: vec![0; 64],
-            },
-        ],
-    );
+    let launch = src_dst(bytes(64), vec![0; 64]);
     let o = sim::run(&prog, &launch).unwrap();
     assert!(
         matches!(o.reports.first().map(|r| &r.kind), Some(StopKind::Undefined(u)) if u.section == "9.7.9.25.4.1"),
@@ -252,20 +219,7 @@ fn bulk_reduce_add_u32_into_global() {
     let src: Vec<u32> = (0..8).map(|i| 0xffff_fff0 + i * 3).collect();
     let old: Vec<u32> = (0..8).map(|i| 100 * i + 17).collect();
     let le = |v: &[u32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
-    let launch = Launch::new(
-        [1, 1, 1],
-        [1, 1, 1],
-        vec![
-            Arg::Buffer {
-                addr: None,
-                bytes: le(&src),
-            },
-            Arg::Buffer {
-                addr: None,
-                bytes: le(&old),
-            },
-        ],
-    );
+    let launch = src_dst(le(&src), le(&old));
     let want: Vec<u32> = src
         .iter()
         .zip(&old)
@@ -488,20 +442,7 @@ WAIT:
 	ret;";
     let prog = program(body, ".param .u64 src, .param .u64 dst", "");
     let input = bytes(48);
-    let launch = Launch::new(
-        [1, 1, 1],
-        [1, 1, 1],
-        vec![
-            Arg::Buffer {
-                addr: None,
-                bytes: input.clone(),
-            },
-            Arg::Buffer {
-                addr: None,
-                bytes: vec![0; 48],
-            },
-        ],
-    );
+    let launch = src_dst(input.clone(), vec![0; 48]);
     // the first copy: 16 bytes; the second reads 4 of its 8 bytes:
     // "remaining bytes in destination dst are filled with zeros"
     let mut want = input[..20].to_vec();

@@ -317,17 +317,7 @@ pub trait Runner {
         mem_back: Option<&mut [u8]>,
         visit: &mut Visit<'_>,
     ) -> Result<(), String> {
-        match mem_back {
-            Some(m) => {
-                self.launch(roles, locs, cfg, mem, out, Some(&mut *m))?;
-                visit(out, Some(m));
-            }
-            None => {
-                self.launch(roles, locs, cfg, mem, out, None)?;
-                visit(out, None);
-            }
-        }
-        Ok(())
+        launch_once(self, [roles, locs, cfg], mem, out, mem_back, visit)
     }
 
     /// Whether each launch must hold one instance (every schedule of it
@@ -335,6 +325,29 @@ pub trait Runner {
     fn one_instance(&self) -> bool {
         false
     }
+}
+
+/// One launch of `runner`, its result given to `visit`: what
+/// [`Runner::launch_each`] does unless a runner explores several runs.
+pub(crate) fn launch_once<R: Runner + ?Sized>(
+    runner: &mut R,
+    [roles, locs, cfg]: [&[u8]; 3],
+    mem: Option<&[u8]>,
+    out: &mut [u8],
+    mem_back: Option<&mut [u8]>,
+    visit: &mut Visit<'_>,
+) -> Result<(), String> {
+    match mem_back {
+        Some(m) => {
+            runner.launch(roles, locs, cfg, mem, out, Some(&mut *m))?;
+            visit(out, Some(m));
+        }
+        None => {
+            runner.launch(roles, locs, cfg, mem, out, None)?;
+            visit(out, None);
+        }
+    }
+    Ok(())
 }
 
 fn run_all(args: &RunArgs, files: &[PathBuf], backend: &Backend) -> Result<ExitCode> {

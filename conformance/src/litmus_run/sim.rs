@@ -152,17 +152,7 @@ impl Runner for SimRunner {
         visit: &mut Visit<'_>,
     ) -> Result<(), String> {
         if self.schedule.is_some() {
-            match mem_back {
-                Some(m) => {
-                    self.launch(roles, locs, cfg, mem, out, Some(&mut *m))?;
-                    visit(out, Some(m));
-                }
-                None => {
-                    self.launch(roles, locs, cfg, mem, out, None)?;
-                    visit(out, None);
-                }
-            }
-            return Ok(());
+            return super::launch_once(self, [roles, locs, cfg], mem, out, mem_back, visit);
         }
         let launch = self.setup(roles, locs, cfg, mem, out.len());
         let (n_out, n_mem) = (out.len(), mem_back.map(|m| m.len()));
