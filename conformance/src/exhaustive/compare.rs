@@ -1,15 +1,23 @@
 //! The model's side of `conform exhaustive`: an implementation's outputs
 //! for a chunk of consecutive inputs, compared with the model's on every
-//! CPU core. Each thread takes a stretch of the chunk and compares it a
-//! block at a time against the model's batch (bits only); a block that
-//! differs anywhere is narrowed row by row, each differing row checked
-//! again through the per-value model under its don't-care mask.
+//! CPU core. The threads take pieces of the chunk in turn and compare each
+//! a block at a time against the model's prepared batch (bits only; the
+//! fast kernels, or a table of lane values for a packed source); a block
+//! that differs anywhere is narrowed row by row, each differing row checked
+//! again through the per-value model under its don't-care mask. The
+//! comparing loop is compiled for AVX2 as well, and takes that code where
+//! the CPU has it.
 
-use ptx_gen::cvt_forms::{Batch, CvtForm};
+use ptx_gen::cvt_forms::CvtForm;
 use ptx_gen::suite::cvt::split_input;
+use ptx_semantics::cvt::format::Format;
+use ptx_semantics::cvt::{Conversion, PreparedBatch};
 
 /// Rows the model evaluates at a time.
-const BLOCK: usize = 4096;
+const BLOCK: usize = 1024;
+
+/// Blocks a comparing thread takes at a time.
+const PIECE: usize = 16;
 
 /// A form under exhaustive test.
 pub struct Swept {
@@ -18,9 +26,22 @@ pub struct Swept {
     pub fields: Vec<(u32, u32)>,
     /// Bytes per output row (the destination register).
     pub row: usize,
+    /// The model's batches, prepared once.
+    pub batch: PreparedBatch,
 }
 
 impl Swept {
+    /// The form with the fields of its inputs, its rows
+    /// `form.dest_reg / 8` bytes.
+    pub fn new(form: CvtForm, fields: Vec<(u32, u32)>) -> Swept {
+        Swept {
+            row: form.dest_reg as usize / 8,
+            batch: form.conv.prepare_batch(),
+            form,
+            fields,
+        }
+    }
+
     /// The number of inputs: 2 to the sources' total width.
     pub fn inputs(&self) -> u64 {
         1u64 << self.fields.iter().map(|&(_, w)| w).sum::<u32>()
@@ -31,13 +52,6 @@ impl Swept {
         let mut row = vec![0; self.fields.len()];
         split_input(&self.fields, x, &mut row);
         row
-    }
-
-    /// Output row `i` of `out`, little-endian.
-    fn actual(&self, out: &[u8], i: usize) -> u64 {
-        let mut b = [0u8; 8];
-        b[..self.row].copy_from_slice(&out[i * self.row..(i + 1) * self.row]);
-        u64::from_le_bytes(b)
     }
 }
 
@@ -77,17 +91,31 @@ impl Tally {
 }
 
 /// Compares `out` (row `i` the output for input `first + i`) with the
-/// model on `threads` threads, keeping at most `keep` examples.
+/// model on `threads` threads, keeping at most `keep` examples. The
+/// threads take pieces of [`PIECE`] blocks in turn (stretches of NaNs,
+/// which take the model longer, are shared out).
 pub fn chunk(s: &Swept, first: u64, out: &[u8], threads: usize, keep: usize) -> Tally {
     let rows = out.len() / s.row;
-    let threads = threads.clamp(1, rows.div_ceil(BLOCK).max(1));
-    let share = rows.div_ceil(threads).div_ceil(BLOCK) * BLOCK;
+    let piece = PIECE * BLOCK;
+    let pieces = rows.div_ceil(piece);
+    let threads = threads.clamp(1, pieces.max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let lo = (t * share).min(rows);
-                let hi = ((t + 1) * share).min(rows);
-                scope.spawn(move || stretch(s, first, out, lo..hi, keep))
+            .map(|_| {
+                let next = &next;
+                scope.spawn(move || {
+                    let mut t = Tally::default();
+                    let mut c = Comparer::new(s);
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if k >= pieces {
+                            break t;
+                        }
+                        let lo = k * piece;
+                        c.rows(first, out, lo..(lo + piece).min(rows), keep, &mut t);
+                    }
+                })
             })
             .collect();
         let mut total = Tally::default();
@@ -95,56 +123,200 @@ pub fn chunk(s: &Swept, first: u64, out: &[u8], threads: usize, keep: usize) -> 
             // a thread that panicked compared nothing: its rows count as
             // neither passed nor failed, and the caller sees the shortfall
             if let Ok(t) = h.join() {
-                total.merge(t, keep);
+                total.compared += t.compared;
+                total.undefined += t.undefined;
+                total.mismatches += t.mismatches;
+                // each thread's examples are its first, so the first of
+                // all are among them
+                total.examples.extend(t.examples);
             }
         }
+        total.examples.sort_by_key(|m| m.input);
+        total.examples.truncate(keep);
         total
     })
 }
 
-/// Compares rows `rows` of a chunk.
-fn stretch(s: &Swept, first: u64, out: &[u8], rows: std::ops::Range<usize>, keep: usize) -> Tally {
-    let mut t = Tally::default();
-    let mut batch = Batch::new(&s.form, BLOCK);
-    let mut operands = vec![0u64; s.fields.len()];
-    let mut start = rows.start;
-    while start < rows.end {
-        let n = (rows.end - start).min(BLOCK);
-        let base = first + start as u64;
-        let undefined = batch.eval(&s.form, base, n, |x, j| {
-            let (shift, width) = s.fields[j];
-            (x >> shift) & ((1u64 << width) - 1)
-        });
-        t.undefined += undefined as u64;
-        t.compared += (n - undefined) as u64;
-        for (i, &want) in batch.registers[..n].iter().enumerate() {
-            let got = s.actual(out, start + i);
-            if want == got {
-                continue;
-            }
-            // the per-value model: undefined rows are not compared, and
-            // unspecified bits are masked
-            let x = base + i as u64;
-            split_input(&s.fields, x, &mut operands);
-            let Some((expected, mask)) = s.form.model(&operands) else {
-                continue;
-            };
-            if (expected ^ got) & !mask == 0 {
-                continue;
-            }
-            t.mismatches += 1;
-            if t.examples.len() < keep {
-                t.examples.push(Mismatch {
-                    input: x,
-                    expected,
-                    mask,
-                    actual: got,
-                });
-            }
+/// How the model's result bits become the destination register's value
+/// (`CvtForm::register`), worked out once for a form.
+#[derive(Clone, Copy)]
+enum Register {
+    /// Zero-extended: the result's own bits (a mask of its width).
+    Bits(u64),
+    /// A signed integer in a wider register: value by value.
+    SignExtended,
+}
+
+impl Register {
+    fn of(form: &CvtForm) -> Register {
+        match &form.conv {
+            Conversion::Cvt(op) => match op.dst {
+                Format::Int(i) if i.signed && form.dest_reg > i.bits => Register::SignExtended,
+                dst => Register::Bits(u64::MAX >> (64 - dst.width())),
+            },
+            Conversion::Pack(_) => Register::Bits(u64::MAX),
         }
-        start += n;
     }
-    t
+}
+
+/// Output row `i` of `rows` (`N` bytes each, little-endian).
+#[inline(always)]
+fn row<const N: usize>(rows: &[u8], i: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b[..N].copy_from_slice(&rows[i * N..i * N + N]);
+    u64::from_le_bytes(b)
+}
+
+/// One thread's buffers for comparing blocks of rows.
+struct Comparer<'a> {
+    s: &'a Swept,
+    columns: Vec<Vec<u64>>,
+    expected: Vec<u64>,
+    operands: Vec<u64>,
+    register: Register,
+}
+
+impl<'a> Comparer<'a> {
+    fn new(s: &'a Swept) -> Comparer<'a> {
+        Comparer {
+            s,
+            columns: vec![vec![0u64; BLOCK]; s.fields.len()],
+            expected: vec![0u64; BLOCK],
+            operands: vec![0u64; s.fields.len()],
+            register: Register::of(&s.form),
+        }
+    }
+
+    /// Compares rows `rows` of a chunk into `t`, as AVX2 code where the
+    /// CPU has it.
+    fn rows(
+        &mut self,
+        first: u64,
+        out: &[u8],
+        rows: std::ops::Range<usize>,
+        keep: usize,
+        t: &mut Tally,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2.
+            return unsafe { self.rows_avx2(first, out, rows, keep, t) };
+        }
+        self.rows_any(first, out, rows, keep, t)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn rows_avx2(
+        &mut self,
+        first: u64,
+        out: &[u8],
+        rows: std::ops::Range<usize>,
+        keep: usize,
+        t: &mut Tally,
+    ) {
+        self.rows_any(first, out, rows, keep, t)
+    }
+
+    #[inline(always)]
+    fn rows_any(
+        &mut self,
+        first: u64,
+        out: &[u8],
+        rows: std::ops::Range<usize>,
+        keep: usize,
+        t: &mut Tally,
+    ) {
+        match self.s.row {
+            1 => self.rows_of::<1>(first, out, rows, keep, t),
+            2 => self.rows_of::<2>(first, out, rows, keep, t),
+            4 => self.rows_of::<4>(first, out, rows, keep, t),
+            8 => self.rows_of::<8>(first, out, rows, keep, t),
+            n => unreachable!("a destination register of {n} bytes"),
+        }
+    }
+
+    /// [`Comparer::rows`] for rows of `N` bytes: a block at a time, the
+    /// model's batch (bits only) against the rows; a block that differs
+    /// anywhere is narrowed row by row.
+    #[inline(always)]
+    fn rows_of<const N: usize>(
+        &mut self,
+        first: u64,
+        out: &[u8],
+        rows: std::ops::Range<usize>,
+        keep: usize,
+        t: &mut Tally,
+    ) {
+        let s = self.s;
+        let mut start = rows.start;
+        while start < rows.end {
+            let n = (rows.end - start).min(BLOCK);
+            let base = first + start as u64;
+            for (col, &(shift, width)) in self.columns.iter_mut().zip(&s.fields) {
+                let m = (1u64 << width) - 1;
+                for (i, v) in col[..n].iter_mut().enumerate() {
+                    *v = ((base + i as u64) >> shift) & m;
+                }
+            }
+            let cols: Vec<&[u64]> = self.columns.iter().map(|c| &c[..n]).collect();
+            let want = &mut self.expected[..n];
+            // rows the model leaves undefined get 0 (and so go to the
+            // per-value model below, which skips them)
+            let undefined = match s.batch.eval(&cols, want) {
+                Ok(u) => u,
+                Err(_) => {
+                    want.fill(0);
+                    n
+                }
+            };
+            let got = &out[start * N..(start + n) * N];
+            let differ = match self.register {
+                Register::Bits(m) => {
+                    let mut d = 0;
+                    for (i, w) in want.iter_mut().enumerate() {
+                        *w &= m;
+                        d |= row::<N>(got, i) ^ *w;
+                    }
+                    d
+                }
+                Register::SignExtended => want.iter_mut().enumerate().fold(0, |d, (i, w)| {
+                    *w = s.form.register(*w);
+                    d | (row::<N>(got, i) ^ *w)
+                }),
+            };
+            t.undefined += undefined as u64;
+            t.compared += (n - undefined) as u64;
+            if differ != 0 {
+                for (i, &w) in want.iter().enumerate() {
+                    let got = row::<N>(got, i);
+                    if w == got {
+                        continue;
+                    }
+                    // the per-value model: undefined rows are not
+                    // compared, and unspecified bits are masked
+                    let x = base + i as u64;
+                    split_input(&s.fields, x, &mut self.operands);
+                    let Some((expected, mask)) = s.form.model(&self.operands) else {
+                        continue;
+                    };
+                    if (expected ^ got) & !mask == 0 {
+                        continue;
+                    }
+                    t.mismatches += 1;
+                    if t.examples.len() < keep {
+                        t.examples.push(Mismatch {
+                            input: x,
+                            expected,
+                            mask,
+                            actual: got,
+                        });
+                    }
+                }
+            }
+            start += n;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -157,8 +329,7 @@ mod tests {
             .find(|(f, _)| f.text == text)
             .expect(text);
         let fields = ptx_gen::suite::cvt::sweep_fields(&form).expect("32 bits or fewer");
-        let row = form.dest_reg as usize / 8;
-        Swept { form, fields, row }
+        Swept::new(form, fields)
     }
 
     /// `half`'s `cvt.rn.f16.f32` (round to nearest even, as F16C does) for
@@ -230,6 +401,53 @@ mod tests {
             assert_eq!(t.mismatches, 1, "{n} on {threads}");
             assert_eq!(t.examples[0].input, (first + n - 1) as u64);
         }
+    }
+
+    /// Rows of 2, 4 and 8 bytes, a sign-extended register, a packed source
+    /// and inputs the model leaves undefined: outputs as the model gives
+    /// them (anything in undefined rows) agree; one changed bit in the
+    /// register, its high bytes included, is one mismatch.
+    #[test]
+    fn every_row_width_register_and_undefined_input() {
+        for (text, first, n) in [
+            ("cvt.rzi.s8.f32", 0xc2ff_f000u64, 20_000u64),
+            ("cvt.f64.f32", 0x7f7f_f000, 20_000),
+            ("cvt.rn.satfinite.e4m3x2.f16x2", 0x3c00_0000, 70_000),
+            ("cvt.rn.f16x2.e2m3x2", 0, 1 << 16),
+        ] {
+            let s = swept(text);
+            let mut out = Vec::new();
+            let mut undefined = 0;
+            let mut defined = Vec::new();
+            for x in first..first + n {
+                let v = match s.form.model(&s.operands(x)) {
+                    Some((v, _)) => {
+                        defined.push(x);
+                        v
+                    }
+                    None => {
+                        undefined += 1;
+                        0xabab_abab_abab_abab
+                    }
+                };
+                out.extend_from_slice(&v.to_le_bytes()[..s.row]);
+            }
+            let t = chunk(&s, first, &out, 3, 10);
+            assert_eq!(
+                (t.compared, t.undefined, t.mismatches),
+                (n - undefined, undefined, 0),
+                "{text}"
+            );
+            // the top bit of a defined row's register (a sign extension's,
+            // or the high lane's)
+            let x = defined[defined.len() / 2];
+            let i = (x - first) as usize * s.row + s.row - 1;
+            out[i] ^= 0x80;
+            let t = chunk(&s, first, &out, 3, 10);
+            assert_eq!(t.mismatches, 1, "{text}");
+            assert_eq!(t.examples[0].input, x, "{text}");
+        }
+        assert!(swept("cvt.rn.f16x2.e2m3x2").form.model(&[0xc0]).is_none());
     }
 
     /// "For `cvt.f32.bf16`, `NaN` input yields unspecified `NaN`" (PTX ISA

@@ -65,6 +65,19 @@ pub struct ExhaustiveArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// `--impl cuda`: `pageable` copies into ordinary memory rather than
+    /// page-locked buffers (for timing).
+    #[arg(
+        long,
+        value_name = "pinned|pageable",
+        default_value = "pinned",
+        hide = true
+    )]
+    pub host_memory: String,
+    /// Prints where the time went: start-up, the implementation, the
+    /// comparison, and each waiting for the other.
+    #[arg(long, hide = true)]
+    pub timings: bool,
 }
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -104,8 +117,7 @@ fn find_form(text: &str) -> Result<(Swept, (&'static str, &'static str))> {
             w.join(" + ")
         );
     };
-    let row = form.dest_reg as usize / 8;
-    Ok((Swept { form, fields, row }, vt))
+    Ok((Swept::new(form, fields), vt))
 }
 
 /// `START..END`, each decimal or `0x` hex, within `0..=limit`.
@@ -208,9 +220,21 @@ fn implementation(a: &ExhaustiveArgs, kernel: Kernel, chunk: u64) -> Result<Box<
     if name == "cuda" {
         #[cfg(feature = "cuda")]
         {
+            let pin = match a.host_memory.as_str() {
+                "pinned" => true,
+                "pageable" => false,
+                other => bail!("--host-memory `{other}`: give pinned or pageable"),
+            };
             return Ok(Box::new(
-                outputs::OnCuda::start(a.libcuda.as_deref(), a.device, &kernel, chunk, timeout)
-                    .map_err(|e| anyhow!("--impl cuda: {e}"))?,
+                outputs::OnCuda::start(
+                    a.libcuda.as_deref(),
+                    a.device,
+                    &kernel,
+                    chunk,
+                    timeout,
+                    pin,
+                )
+                .map_err(|e| anyhow!("--impl cuda: {e}"))?,
             ));
         }
         #[cfg(not(feature = "cuda"))]
@@ -237,6 +261,22 @@ struct Outcome {
     done: u64,
     /// Why the implementation stopped, if it did.
     failure: Option<String>,
+    /// Where the time went (`--timings`).
+    times: Times,
+}
+
+/// Seconds spent in each part of a sweep.
+#[derive(Default)]
+struct Times {
+    /// The implementation computing chunks (launch, wait, copy back).
+    computing: Duration,
+    /// The implementation waiting for the comparison to take a chunk.
+    blocked: Duration,
+    /// The comparison.
+    comparing: Duration,
+    /// The comparison waiting for a chunk.
+    starved: Duration,
+    chunks: u64,
 }
 
 /// Runs the implementation over `range` a chunk at a time, one chunk
@@ -257,26 +297,50 @@ fn sweep(
         tally: Tally::default(),
         done: 0,
         failure: None,
+        times: Times::default(),
     };
-    std::thread::scope(|scope| {
-        scope.spawn(move || {
+    let producing = &mut *imp;
+    let (buffers, computing, blocked) = std::thread::scope(|scope| {
+        let producer = scope.spawn(move || {
+            let (mut computing, mut blocked) = (Duration::ZERO, Duration::ZERO);
+            let mut kept = Vec::new();
             let mut first = range.start;
             while first < range.end && !INTERRUPTED.load(Ordering::SeqCst) {
                 let count = chunk.min(range.end - first);
                 let mut buf = spare.try_recv().unwrap_or_default();
-                let r = imp.chunk(first, count, &mut buf).map(|()| buf);
+                let t = Instant::now();
+                let r = producing.chunk(first, count, &mut buf);
+                computing += t.elapsed();
+                let r = match r {
+                    Ok(()) => Ok(buf),
+                    Err(e) => {
+                        kept.push(buf);
+                        Err(e)
+                    }
+                };
                 let failed = r.is_err();
+                let t = Instant::now();
                 if to_compare.send((first, count, r)).is_err() || failed {
                     break;
                 }
+                blocked += t.elapsed();
                 first += count;
             }
+            drop(to_compare);
+            // every buffer comes back once the comparison is done
+            kept.extend(spare.iter());
+            (kept, computing, blocked)
         });
-        for (first, count, r) in computed {
+        let mut waited = Instant::now();
+        for (first, count, r) in computed.iter() {
+            out.times.starved += waited.elapsed();
             match r {
                 Ok(buf) => {
+                    let t = Instant::now();
                     out.tally
                         .merge(compare::chunk(s, first, &buf, threads, keep), keep);
+                    out.times.comparing += t.elapsed();
+                    out.times.chunks += 1;
                     out.done += count;
                     progress.inc(count);
                     let _ = recycle.send(buf);
@@ -293,8 +357,20 @@ fn sweep(
             if INTERRUPTED.load(Ordering::SeqCst) {
                 break;
             }
+            waited = Instant::now();
         }
+        // chunks computed but not compared (a failure, an interruption)
+        for (_, _, r) in computed.iter() {
+            if let Ok(buf) = r {
+                let _ = recycle.send(buf);
+            }
+        }
+        drop(recycle);
+        producer.join().unwrap_or_default()
     });
+    out.times.computing = computing;
+    out.times.blocked = blocked;
+    imp.release(buffers);
     out
 }
 
@@ -338,6 +414,7 @@ pub fn run(a: ExhaustiveArgs) -> Result<ExitCode> {
     };
     let t0 = Instant::now();
     let mut imp = implementation(&a, kernel, chunk)?;
+    let started = t0.elapsed();
     let info = imp.info();
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
@@ -372,6 +449,20 @@ pub fn run(a: ExhaustiveArgs) -> Result<ExitCode> {
     );
     progress.finish_and_clear();
     let seconds = t0.elapsed().as_secs_f64();
+    if a.timings {
+        let m = &out.times;
+        eprintln!(
+            "timings: start-up {:.3} s; implementation {:.3} s computing {} chunk(s), {:.3} s \
+             waiting for the comparison; comparison on {threads} thread(s) {:.3} s, {:.3} s \
+             waiting for a chunk; total {seconds:.3} s",
+            started.as_secs_f64(),
+            m.computing.as_secs_f64(),
+            m.chunks,
+            m.blocked.as_secs_f64(),
+            m.comparing.as_secs_f64(),
+            m.starved.as_secs_f64(),
+        );
+    }
     let t = &out.tally;
     for m in &t.examples {
         println!("mismatch: {}", describe(&s, m));

@@ -340,6 +340,108 @@ fn batches_match_row_by_row_evaluation() {
     assert!(conv.eval_batch(&[&[1]], &mut [0]).is_err());
 }
 
+/// Every packed-source form of the catalogue (`cvt.rn.satfinite.e4m3x2.f16x2`,
+/// `cvt.rn.f16x2.e2m3x2`, `cvt.rz.ue8m0x2.bf16x2`, ...) through
+/// `eval_batch` and `prepare_batch` (`packed.rs`), against `eval` row by
+/// row: every input of a 16-bit source; for a 32-bit one, every value of
+/// each lane beside eight values of the other lane, and a seeded sample.
+/// Each set in order and shuffled; `eval_batch` in batches of several
+/// lengths (so that the table path and the lane-by-lane path of 8-bit lanes
+/// both run), the prepared form in one.
+#[test]
+fn packed_source_batches_match_row_by_row_evaluation() {
+    let cat = Catalogue::get();
+    let mut texts = Vec::new();
+    for form in cat.forms.iter().filter(|f| f.row.instr == "cvt") {
+        for text in form.spellings(&|_, _| true) {
+            let Ok(b) = cat.resolve_text(&text) else {
+                continue;
+            };
+            if let Ok(Conversion::Cvt(op)) = Conversion::from_binding(&b) {
+                if matches!(op.src, Format::Pack { .. })
+                    && !op.stochastic()
+                    && !texts.contains(&text)
+                {
+                    texts.push(text);
+                }
+            }
+        }
+    }
+    texts.sort();
+    let mut checked = 0;
+    for text in &texts {
+        let b = cat.resolve_text(text).unwrap();
+        let Ok(Conversion::Cvt(op)) = Conversion::from_binding(&b) else {
+            unreachable!()
+        };
+        let Format::Pack { lane_bits, .. } = op.src else {
+            unreachable!()
+        };
+        let width = op.src.width();
+        let mut rows: Vec<u64> = if width <= 16 {
+            (0..1u64 << width).collect()
+        } else {
+            assert_eq!((width, lane_bits), (32, 16), "{text}");
+            // as .f16: the zeros, the smallest subnormal, 1.0, the largest
+            // finite value, an infinity, NaNs
+            let partners = [0, 0x8000, 0x0001, 0x3c00, 0x7bff, 0x7c00, 0x7e01, 0xffff];
+            let mut v = Vec::new();
+            for &p in &partners {
+                v.extend((0..1u64 << 16).map(|x| x | p << 16));
+                v.extend((0..1u64 << 16).map(|x| x << 16 | p));
+            }
+            v.extend(sample(&by_id(id::F32), 1 << 16, 0x9ac4 ^ width as u64));
+            v
+        };
+        let mut shuffled = rows.clone();
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for i in (1..shuffled.len()).rev() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            shuffled.swap(i, (x % (i as u64 + 1)) as usize);
+        }
+        rows.extend(shuffled);
+        let conv = Conversion::Cvt(op);
+        let mut out = vec![u64::MAX; rows.len()];
+        let mut undefined = 0;
+        let mut start = 0;
+        for len in [1usize, 3, 127, 128, 129, 300, 4096].into_iter().cycle() {
+            if start == rows.len() {
+                break;
+            }
+            let end = (start + len).min(rows.len());
+            undefined += conv
+                .eval_batch(&[&rows[start..end]], &mut out[start..end])
+                .unwrap();
+            start = end;
+        }
+        // the prepared form (a table of every lane value), in one batch
+        let prepared = conv.prepare_batch();
+        let mut whole = vec![u64::MAX; rows.len()];
+        let prepared_undefined = prepared.eval(&[&rows], &mut whole).unwrap();
+        let mut want_undefined = 0;
+        for ((&x, &o), &p) in rows.iter().zip(&out).zip(&whole) {
+            let want = match op.eval(&[x]) {
+                Ok(c) => c.bits,
+                Err(_) => {
+                    want_undefined += 1;
+                    0
+                }
+            };
+            assert_eq!(o, want, "{text} on {x:#x}: batch {o:#x}, eval {want:#x}");
+            assert_eq!(p, want, "{text} on {x:#x}: prepared {p:#x}, eval {want:#x}");
+        }
+        assert_eq!(undefined, want_undefined, "{text}");
+        assert_eq!(prepared_undefined, want_undefined, "{text}");
+        checked += rows.len();
+    }
+    // the forms of docs/status.md ("Conversions"): 4 from .f16x2, 4 from
+    // .e4m3x2/.e5m2x2, 6 from the sub-byte formats, 5 with .ue8m0x2
+    assert_eq!(texts.len(), 19, "{texts:?}");
+    assert!(checked > 15_000_000, "{checked}");
+}
+
 /// Every `.f32`-source form with a fast kernel over all 2^32 inputs,
 /// against the generic path (`CvtOp::eval_scalar_batch_generic`; the lanes
 /// of the packed forms as scalar forms). Long: run it by

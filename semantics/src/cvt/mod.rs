@@ -2,7 +2,8 @@
 //! instruction form, read from its catalogue binding, applied to operand
 //! bits. Formats are data (`format.rs`), rounding is `round.rs`, PTX's value
 //! rules are `convert.rs`, NaN results `nan.rs`, `cvt.pack` is `pack.rs`;
-//! `fast.rs` has kernels for batches of the hot narrowing forms.
+//! `fast.rs` has kernels for batches of the hot narrowing forms, `packed.rs`
+//! batches of the packed-source forms.
 
 pub mod convert;
 mod dispatch;
@@ -10,6 +11,7 @@ pub mod fast;
 pub mod format;
 pub mod nan;
 pub mod pack;
+mod packed;
 pub mod round;
 
 use crate::catalogue::Binding;
@@ -165,6 +167,43 @@ impl Conversion {
                 }
                 Ok(0)
             }
+        }
+    }
+}
+
+/// A form prepared for many batches: [`Conversion::eval_batch`] with what
+/// each call would work out done once (for a packed-source form whose lanes
+/// take 16 bits or fewer, a table of the destination lane of every source
+/// lane value, built by the lane's scalar form: its fast kernel where it
+/// has one). Same bits as `eval_batch`.
+#[derive(Clone, Debug)]
+pub struct PreparedBatch {
+    conv: Conversion,
+    lanes: Option<packed::LaneTable>,
+}
+
+impl Conversion {
+    /// The form prepared for [`PreparedBatch::eval`].
+    pub fn prepare_batch(&self) -> PreparedBatch {
+        PreparedBatch {
+            conv: *self,
+            lanes: match self {
+                Conversion::Cvt(op) => packed::LaneTable::of(op),
+                Conversion::Pack(_) => None,
+            },
+        }
+    }
+}
+
+impl PreparedBatch {
+    /// [`Conversion::eval_batch`] of the prepared form.
+    pub fn eval(&self, sources: &[&[u64]], dst: &mut [u64]) -> Result<usize, EvalError> {
+        match &self.lanes {
+            Some(t) => {
+                let rows = batch_rows(sources, dst, 1)?;
+                Ok(t.eval(&sources[0][..rows], &mut dst[..rows]))
+            }
+            None => self.conv.eval_batch(sources, dst),
         }
     }
 }
@@ -418,8 +457,9 @@ impl CvtOp {
     /// [`Conversion::eval_batch`] describes. Forms with scalar operands go
     /// through [`CvtOp::eval_scalar_batch`]; forms that pack lanes converted
     /// from scalar sources (`cvt.rn.f16x2.f32 d, a, b`) convert each column
-    /// that way as a scalar form and place the lanes; the rest (`.rs`, packed
-    /// sources) go row by row.
+    /// that way as a scalar form and place the lanes; forms with a packed
+    /// source convert each lane of the source that way (`packed.rs`); the
+    /// `.rs` forms go row by row.
     pub fn eval_batch(&self, sources: &[&[u64]], dst: &mut [u64]) -> Result<usize, EvalError> {
         let rows = batch_rows(sources, dst, self.source_count())?;
         let dst = &mut dst[..rows];
@@ -453,6 +493,9 @@ impl CvtOp {
                     }
                 }
                 Ok(0)
+            }
+            (Format::Pack { .. }, Format::Pack { .. }) if !self.stochastic() => {
+                Ok(packed::source_batch(self, &sources[0][..rows], dst))
             }
             (Format::Pack { .. }, _) => {
                 let mut undefined = 0;
