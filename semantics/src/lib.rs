@@ -11,3 +11,4 @@ pub mod opcodes;
 pub mod precond;
 pub mod ptx;
 pub mod sim;
+pub mod tensor;
