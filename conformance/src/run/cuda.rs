@@ -1,15 +1,18 @@
 //! `--impl cuda`: runs each group on a GPU through the CUDA driver API,
 //! loaded at run time (`--libcuda PATH`, or the system's libcuda), each
 //! kernel JIT-compiled from its PTX text: [`Cuda`] in this process, and
-//! [`Isolated`], which the runner uses, in a child process replaced after a
-//! fault or a timeout. Comparing the outputs is the runner's work.
+//! [`Isolated`], which the runner uses, in child processes (several at
+//! once), each replaced after a fault or a timeout. Batches of groups are
+//! JIT-compiled as modules of many kernels ([`Cuda::run_batch`],
+//! [`merge`]). Comparing the outputs is the runner's work.
 //! docs/implementations.md says what it claims.
 
 mod driver;
 pub mod kernel;
+pub mod merge;
 mod worker;
 
-pub use worker::{serve, Isolated};
+pub use worker::{serve, Isolated, Options};
 
 use super::impls::{Detection, Implementation, Job, RunError, POISON};
 use cudarc::driver::sys::{
@@ -323,12 +326,26 @@ impl Cuda {
     /// Loads, launches and reads back one group in the current context,
     /// noting in `held` what to free.
     fn launch(&self, job: &Job, held: &mut Held, start: Instant) -> Result<Vec<u8>, Failure> {
+        let module = self.jit(job.ptx)?;
+        held.module = Some(module);
+        self.launch_in(module, &job.group.entry, job, held, start)
+    }
+
+    /// Launches and reads back one group whose kernel is `entry` of
+    /// `module` (loaded in the current context), noting in `held` the
+    /// buffers to free.
+    fn launch_in(
+        &self,
+        module: CUmodule,
+        entry: &str,
+        job: &Job,
+        held: &mut Held,
+        start: Instant,
+    ) -> Result<Vec<u8>, Failure> {
         let api = &self.driver.api;
         let d = &self.driver;
         let g = job.group;
-        let module = self.jit(job.ptx)?;
-        held.module = Some(module);
-        let entry = CString::new(g.entry.as_str()).map_err(|_| "the entry name holds a NUL")?;
+        let name = CString::new(entry).map_err(|_| "the entry name holds a NUL")?;
         let mut function: CUfunction = null_mut();
         let (in_bytes, out_bytes) = (job.input.len(), g.output_bytes());
         let (mut input, mut output): (CUdeviceptr, CUdeviceptr) = (0, 0);
@@ -337,8 +354,8 @@ impl Cuda {
         // set or copied, the host slices exactly that long.
         unsafe {
             d.check(
-                &format!("cuModuleGetFunction `{}`", g.entry),
-                (api.module_get_function)(&mut function, module, entry.as_ptr()),
+                &format!("cuModuleGetFunction `{entry}`"),
+                (api.module_get_function)(&mut function, module, name.as_ptr()),
             )?;
             d.check("cuMemAlloc", (api.mem_alloc)(&mut input, in_bytes.max(1)))?;
             held.buffers.push(input);
@@ -662,19 +679,27 @@ impl Implementation for Cuda {
     /// context is made for the next. A kernel past its timeout cannot be
     /// stopped: the group and every later one end as errors.
     fn run(&self, job: &Job) -> Result<Vec<u8>, RunError> {
-        let start = Instant::now();
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        self.run_locked(&mut st, job)
+    }
+}
+
+impl Cuda {
+    /// [`Implementation::run`] with the state locked.
+    fn run_locked(&self, st: &mut State, job: &Job) -> Result<Vec<u8>, RunError> {
+        let start = Instant::now();
         if let Some(why) = &st.stopped {
             return Err(RunError(why.clone()));
         }
         let Some(context) = st.context else {
             return Err(RunError("no CUDA context".into()));
         };
-        let api = &self.driver.api;
-        // SAFETY: the context is alive (it is only destroyed below, and
-        // then replaced).
+        // SAFETY: the context is alive (it is only destroyed in `settle`,
+        // and then replaced).
         self.driver
-            .check("cuCtxSetCurrent", unsafe { (api.ctx_set_current)(context) })
+            .check("cuCtxSetCurrent", unsafe {
+                (self.driver.api.ctx_set_current)(context)
+            })
             .map_err(RunError)?;
         let mut held = Held::default();
         match self.launch(job, &mut held, start) {
@@ -682,27 +707,46 @@ impl Implementation for Cuda {
                 self.release(held);
                 Ok(out)
             }
-            Err(Failure::Timeout) => {
+            Err(f) => Err(self.settle(st, context, job, f, held)),
+        }
+    }
+
+    /// After a failed group in `context` (current on this thread): its
+    /// error, with what became of the context. A timeout stops every later
+    /// group; after a fault the context is replaced by a new one, or every
+    /// later group stops when none can be made. `held` is freed when the
+    /// context survived.
+    fn settle(
+        &self,
+        st: &mut State,
+        context: CUcontext,
+        job: &Job,
+        failure: Failure,
+        held: Held,
+    ) -> RunError {
+        let api = &self.driver.api;
+        match failure {
+            Failure::Timeout => {
                 st.hung = true;
                 st.stopped = Some(format!(
                     "not run: the kernel of `{}` ran past its timeout and still holds the GPU \
                      (a kernel cannot be stopped from its own process)",
                     job.group.id
                 ));
-                Err(RunError(format!(
+                RunError(format!(
                     "the kernel ran past the timeout ({} s); a kernel cannot be stopped from \
                      its own process, so its CUDA context is given up",
                     job.timeout.as_secs_f64()
-                )))
+                ))
             }
-            Err(Failure::Error(e)) => {
+            Failure::Error(e) => {
                 // a fault in a kernel leaves the context unusable: every
                 // later call fails, so ask it
                 // SAFETY: the current context.
                 let s = unsafe { (api.ctx_synchronize)() };
                 if s == SUCCESS {
                     self.release(held);
-                    return Err(RunError(e));
+                    return RunError(e);
                 }
                 // SAFETY: the context is not used again.
                 unsafe { (api.ctx_destroy)(context) };
@@ -710,25 +754,222 @@ impl Implementation for Cuda {
                 match create_context(&self.driver, self.device) {
                     Ok(c) => {
                         st.context = Some(c);
-                        Err(RunError(format!(
+                        RunError(format!(
                             "{e}; the CUDA context was lost, and a new one runs the next groups"
-                        )))
+                        ))
                     }
                     Err(why) => {
                         st.stopped = Some(format!(
                             "not run: after a fault in `{}`, no new CUDA context ({why})",
                             job.group.id
                         ));
-                        Err(RunError(format!(
+                        RunError(format!(
                             "{e}; the CUDA context was lost, and no new one could be made \
                              in this process ({why})"
-                        )))
+                        ))
                     }
                 }
             }
         }
     }
+
+    /// Runs a batch of groups with the results [`Implementation::run`]
+    /// would give each, faster: the kernels are JIT-compiled first, up to
+    /// `per_module` of them as one module ([`merge::plan`]), the modules on
+    /// `threads` threads at once; then the groups run one after another,
+    /// each launched and waited for on its own (its timeout counted from
+    /// its launch), so that a fault is still its group's alone. A merged
+    /// module the JIT refuses is compiled again kernel by kernel, so that
+    /// each group gets its own JIT error, as it would alone. After a group
+    /// that loses the context, the rest of the batch runs group by group
+    /// ([`Implementation::run`]), in the new context or into the reason
+    /// none could be made.
+    ///
+    /// `compiled` is called once the JIT is done, `each` with every group's
+    /// index and result, in order, and whether the next group could run
+    /// here ([`Cuda::healthy`]).
+    pub fn run_batch(
+        &self,
+        jobs: &[Job],
+        per_module: usize,
+        threads: usize,
+        compiled: &mut dyn FnMut(),
+        each: &mut dyn FnMut(usize, Result<Vec<u8>, RunError>, bool),
+    ) {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let healthy = |st: &State| st.stopped.is_none() && st.context.is_some();
+        let context = match (&st.stopped, st.context) {
+            (None, Some(c)) => c,
+            _ => {
+                compiled();
+                for (i, job) in jobs.iter().enumerate() {
+                    let r = self.run_locked(&mut st, job);
+                    each(i, r, healthy(&st));
+                }
+                return;
+            }
+        };
+        // SAFETY: the context is alive while the state holds it.
+        if let Err(e) = self.driver.check("cuCtxSetCurrent", unsafe {
+            (self.driver.api.ctx_set_current)(context)
+        }) {
+            compiled();
+            for i in 0..jobs.len() {
+                each(i, Err(RunError(e.clone())), healthy(&st));
+            }
+            return;
+        }
+        let kernels: Vec<(&str, &str)> = jobs
+            .iter()
+            .map(|j| (j.ptx, j.group.entry.as_str()))
+            .collect();
+        let units = merge::plan(&kernels, per_module);
+        let (modules, places) = self.jit_units(context, jobs, &units, threads);
+        compiled();
+        let mut lost = None;
+        for (i, job) in jobs.iter().enumerate() {
+            let start = Instant::now();
+            let result = match &places[i] {
+                Err(e) => Err(RunError(e.clone())),
+                Ok((module, entry)) => {
+                    let mut held = Held::default();
+                    match self.launch_in(module.0, entry, job, &mut held, start) {
+                        Ok(out) => {
+                            self.release(held);
+                            Ok(out)
+                        }
+                        Err(f) => Err(self.settle(&mut st, context, job, f, held)),
+                    }
+                }
+            };
+            let gone = st.context != Some(context) || st.stopped.is_some();
+            each(i, result, healthy(&st));
+            if gone {
+                lost = Some(i);
+                break;
+            }
+        }
+        match lost {
+            None => {
+                let api = &self.driver.api;
+                // SAFETY: the modules were loaded in this context, which is
+                // current and alive, and each is unloaded once.
+                for m in modules {
+                    unsafe { (api.module_unload)(m.0) };
+                }
+            }
+            // the modules went with the context (or stay with a hung one)
+            Some(i) => {
+                for (k, job) in jobs.iter().enumerate().skip(i + 1) {
+                    let r = self.run_locked(&mut st, job);
+                    each(k, r, healthy(&st));
+                }
+            }
+        }
+    }
+
+    /// JIT-compiles `units` in `context` on `threads` threads: the modules
+    /// loaded, and for each job its module and entry, or the JIT's error.
+    #[allow(clippy::type_complexity)] // one use, right above
+    fn jit_units(
+        &self,
+        context: CUcontext,
+        jobs: &[Job],
+        units: &[merge::Unit],
+        threads: usize,
+    ) -> (Vec<Module>, Vec<Result<(Module, String), String>>) {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let next = AtomicUsize::new(0);
+        let done: Mutex<Vec<(Vec<Module>, Vec<(usize, Result<(Module, String), String>)>)>> =
+            Mutex::new(Vec::new());
+        let shared = Context(context);
+        let work = || {
+            let shared = &shared;
+            // SAFETY: the context is alive for the whole batch.
+            let current = self.driver.check("cuCtxSetCurrent", unsafe {
+                (self.driver.api.ctx_set_current)(shared.0)
+            });
+            loop {
+                let u = next.fetch_add(1, Ordering::SeqCst);
+                let Some(unit) = units.get(u) else { break };
+                let mut loaded = Vec::new();
+                let mut places = Vec::new();
+                let alone = |m: usize, places: &mut Vec<_>, loaded: &mut Vec<Module>| {
+                    let r = current
+                        .clone()
+                        .and_then(|()| self.jit(jobs[m].ptx))
+                        .map(|module| {
+                            loaded.push(Module(module));
+                            (Module(module), jobs[m].group.entry.clone())
+                        });
+                    places.push((m, r));
+                };
+                match &unit.ptx {
+                    None => alone(unit.members[0], &mut places, &mut loaded),
+                    Some(text) => match current.clone().and_then(|()| self.jit(text)) {
+                        Ok(module) => {
+                            loaded.push(Module(module));
+                            for (&m, e) in unit.members.iter().zip(&unit.entries) {
+                                places.push((m, Ok((Module(module), e.clone()))));
+                            }
+                        }
+                        // each kernel alone: its own error, or its module
+                        Err(_) => {
+                            for &m in &unit.members {
+                                alone(m, &mut places, &mut loaded);
+                            }
+                        }
+                    },
+                }
+                done.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((loaded, places));
+            }
+        };
+        let threads = threads.clamp(1, units.len().max(1));
+        if threads == 1 {
+            work();
+        } else {
+            std::thread::scope(|s| {
+                for _ in 0..threads {
+                    s.spawn(work);
+                }
+            });
+            // back to this thread's context for the launches
+            // SAFETY: as above.
+            unsafe { (self.driver.api.ctx_set_current)(context) };
+        }
+        let mut modules = Vec::new();
+        let mut places: Vec<Option<Result<(Module, String), String>>> =
+            (0..jobs.len()).map(|_| None).collect();
+        for (loaded, p) in done.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            modules.extend(loaded);
+            for (m, r) in p {
+                places[m] = Some(r);
+            }
+        }
+        let places = places
+            .into_iter()
+            .map(|p| p.unwrap_or_else(|| Err("not compiled (a JIT thread ended early)".into())))
+            .collect();
+        (modules, places)
+    }
 }
+
+/// A batch's context, made current on each of its JIT threads.
+struct Context(CUcontext);
+
+// SAFETY: a context may be made current on any thread; the driver API is
+// thread-safe.
+unsafe impl Sync for Context {}
+
+/// A loaded module, passed between the JIT threads of a batch.
+#[derive(Clone, Copy)]
+struct Module(CUmodule);
+
+// SAFETY: a module handle may be used from any thread where its context is
+// current; the batch's threads make it so before using one.
+unsafe impl Send for Module {}
 
 impl Drop for Cuda {
     fn drop(&mut self) {

@@ -46,6 +46,20 @@ pub trait Implementation: Sync {
     /// Runs the group's kernel; the output buffer's bytes.
     fn run(&self, job: &Job) -> Result<Vec<u8>, RunError>;
 
+    /// How many groups [`Implementation::run_batch`] takes at once. With
+    /// 1, the default, the runner calls [`Implementation::run`] for each
+    /// group.
+    fn batch(&self) -> usize {
+        1
+    }
+
+    /// Runs several groups' kernels (groups whose cases are defined): one
+    /// result per job, in order, each what [`Implementation::run`] would
+    /// give it.
+    fn run_batch(&self, jobs: &[Job]) -> Vec<Result<Vec<u8>, RunError>> {
+        jobs.iter().map(|j| self.run(j)).collect()
+    }
+
     /// Runs the kernel of a group whose cases are undefined and says
     /// whether the implementation reported it (docs/implementations.md
     /// says how each one does). By default none does: a run that ends is

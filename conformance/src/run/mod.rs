@@ -47,7 +47,8 @@ pub struct RunArgs {
     /// `conform-out/run-TIME-IMPL`.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Groups to run at once (default: one per CPU; 1 for cuda).
+    /// Groups to run at once (default: one per CPU; for cuda, worker
+    /// processes, one per CPU up to 8).
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
     /// Seconds an implementation may take for one group before its cases
@@ -87,9 +88,23 @@ pub struct RunArgs {
     /// differences are known exits 0.
     #[arg(long, value_name = "sm_90|FILE")]
     pub known: Option<String>,
+    /// `--impl cuda`: groups whose kernels the driver JIT-compiles as one
+    /// module (those that stand alone and share a PTX version and target);
+    /// 1 compiles each group's kernel on its own.
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub groups_per_module: usize,
+    /// `--impl cuda`: threads each worker process JIT-compiles modules on.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub jit_threads: usize,
 }
 
-fn implementation(a: &RunArgs, out: &Path) -> Result<Box<dyn Implementation>> {
+/// `--jobs` for `--impl cuda` when not given: worker processes (each a
+/// CUDA context) up to this many. On an H100 with 16 cores the default
+/// suite ran fastest with 6 to 8 (BENCHMARKS.md); more contend for the
+/// cores and take longer to end.
+const CUDA_WORKERS: usize = 8;
+
+fn implementation(a: &RunArgs, out: &Path, jobs: usize) -> Result<Box<dyn Implementation>> {
     let name = a.implementation.as_str();
     if name == "simulator" {
         return Ok(Box::new(impls::Simulator));
@@ -101,12 +116,24 @@ fn implementation(a: &RunArgs, out: &Path) -> Result<Box<dyn Implementation>> {
             let program = std::env::current_exe()
                 .map_err(|e| anyhow!("--impl cuda: this program's path: {e}"))?;
             return Ok(Box::new(
-                cuda::Isolated::start(&program, a.libcuda.as_deref(), a.device)
-                    .map_err(|e| anyhow!("--impl cuda: {e}"))?,
+                cuda::Isolated::start(
+                    &program,
+                    a.libcuda.as_deref(),
+                    a.device,
+                    cuda::Options {
+                        workers: jobs,
+                        per_module: a.groups_per_module,
+                        jit_threads: a.jit_threads,
+                    },
+                )
+                .map_err(|e| anyhow!("--impl cuda: {e}"))?,
             ));
         }
         #[cfg(not(feature = "cuda"))]
-        bail!("--impl cuda: this conform was built without the `cuda` feature");
+        {
+            let _ = jobs;
+            bail!("--impl cuda: this conform was built without the `cuda` feature");
+        }
     }
     if let Some(prog) = name.strip_prefix("command:") {
         return Ok(Box::new(
@@ -269,10 +296,18 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
     // the divergence list and the implementation first, so that a bad list
     // or one that cannot start leaves no empty folder behind
     let known_list = a.known.as_deref().map(known::Known::load).transpose()?;
-    let imp = implementation(&a, &out)?;
+    let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let jobs = a
+        .jobs
+        .unwrap_or(if a.implementation == "cuda" {
+            cpus.min(CUDA_WORKERS)
+        } else {
+            cpus
+        })
+        .max(1);
+    let imp = implementation(&a, &out, jobs)?;
     std::fs::create_dir_all(&out).with_context(|| format!("{}", out.display()))?;
     catch_interrupts();
-    let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
     let suite_dir = match &a.suite {
         Some(d) => d.clone(),
         None => {
@@ -310,10 +345,6 @@ pub fn run(a: RunArgs) -> Result<ExitCode> {
     };
     let manifest = Manifest::read(&suite_dir).map_err(|e| anyhow!(e))?;
     let filter = ptx_gen::suite::patterns(&a.filter).map_err(|e| anyhow!(e))?;
-    let jobs = a
-        .jobs
-        .unwrap_or(if a.implementation == "cuda" { 1 } else { cpus })
-        .max(1);
     let results = execute(
         &*imp,
         &manifest,
@@ -395,20 +426,32 @@ pub fn execute(
     let total: u64 = selected.iter().map(|g| g.cases).sum();
     let progress = progress_bar(a.quiet, total, imp.info().name);
     let timeout = Duration::from_secs_f64(a.timeout.max(0.001));
-    let groups: Vec<GroupResult> = in_parallel(selected.len(), jobs, |i| {
-        let g = selected[i];
-        let r = run_group(
-            imp,
-            g,
-            dir,
-            timeout,
-            a.max_failures,
-            a.include_undefined,
-            known,
-        );
-        progress.inc(g.cases);
-        r
-    });
+    let how = How {
+        dir,
+        timeout,
+        max_failures: a.max_failures,
+        include_undefined: a.include_undefined,
+        known,
+    };
+    let batch = imp.batch().max(1);
+    let groups: Vec<GroupResult> = if batch == 1 {
+        in_parallel(selected.len(), jobs, |i| {
+            let g = selected[i];
+            let r = run_group(imp, g, &how);
+            progress.inc(g.cases);
+            r
+        })
+    } else {
+        let chunks: Vec<&[&Group]> = selected.chunks(batch).collect();
+        in_parallel(chunks.len(), jobs, |i| {
+            let r = run_chunk(imp, chunks[i], &how);
+            progress.inc(chunks[i].iter().map(|g| g.cases).sum());
+            r
+        })
+        .into_iter()
+        .flatten()
+        .collect()
+    };
     progress.finish_and_clear();
     let complete = !INTERRUPTED.load(Ordering::SeqCst);
     let mut totals = Counts::default();
@@ -446,15 +489,31 @@ pub fn execute(
     })
 }
 
-fn run_group(
-    imp: &dyn Implementation,
-    g: &Group,
-    dir: &Path,
+/// What every group of a run shares.
+struct How<'a> {
+    dir: &'a Path,
     timeout: Duration,
     max_failures: usize,
     include_undefined: bool,
-    known: Option<&known::Known>,
-) -> GroupResult {
+    known: Option<&'a known::Known>,
+}
+
+/// A group before it runs.
+enum Prepared {
+    /// Settled without running: skipped, or its files unreadable.
+    Done(GroupResult),
+    /// To run: its result so far, its PTX text and path, and its data
+    /// (input, expected output, mask).
+    Ready {
+        r: GroupResult,
+        ptx: String,
+        ptx_path: PathBuf,
+        data: Vec<u8>,
+    },
+}
+
+/// Reads a group's files, or settles it without running.
+fn prepare(imp: &dyn Implementation, g: &Group, how: &How) -> Prepared {
     let undefined = !g.expect.is_defined();
     let mut r = GroupResult {
         id: g.id.clone(),
@@ -470,89 +529,93 @@ fn run_group(
         expect: undefined.then(|| "undefined".to_string()),
         detected: None,
     };
-    let all = |r: &mut GroupResult, s: Status, why: String| {
-        r.counts.add(s, g.cases);
-        r.reason = Some(why);
-    };
-    if undefined && !include_undefined {
+    if undefined && !how.include_undefined {
         all(
+            g,
             &mut r,
             Status::Skip,
             "expect: undefined (the spec leaves these cases undefined); run with --include-undefined"
                 .into(),
         );
-        return r;
+        return Prepared::Done(r);
     }
     if let Some(why) = imp.unsupported(g) {
-        all(&mut r, Status::Skip, why);
-        return r;
+        all(g, &mut r, Status::Skip, why);
+        return Prepared::Done(r);
     }
-    let ptx_path = dir.join(&g.kernel);
-    let (ptx, data) = match (
+    let ptx_path = how.dir.join(&g.kernel);
+    match (
         std::fs::read_to_string(&ptx_path),
-        std::fs::read(dir.join(&g.data)),
+        std::fs::read(how.dir.join(&g.data)),
     ) {
-        (Ok(p), Ok(d)) if d.len() == g.data_bytes() => (p, d),
+        (Ok(ptx), Ok(data)) if data.len() == g.data_bytes() => Prepared::Ready {
+            r,
+            ptx,
+            ptx_path,
+            data,
+        },
         (Err(e), _) => {
             all(
+                g,
                 &mut r,
                 Status::Error,
                 format!("{}: {e}", ptx_path.display()),
             );
-            return r;
+            Prepared::Done(r)
         }
         _ => {
             all(
+                g,
                 &mut r,
                 Status::Error,
                 format!("{}: unreadable or of the wrong size", g.data),
             );
-            return r;
+            Prepared::Done(r)
         }
-    };
+    }
+}
+
+/// Every case of the group `s`, for `why`.
+fn all(g: &Group, r: &mut GroupResult, s: Status, why: String) {
+    r.counts.add(s, g.cases);
+    r.reason = Some(why);
+}
+
+/// The job of a ready group.
+fn job<'a>(g: &'a Group, ptx: &'a str, ptx_path: &'a Path, data: &'a [u8], how: &How) -> Job<'a> {
+    Job {
+        group: g,
+        ptx,
+        ptx_path,
+        input: &data[..g.input_bytes()],
+        timeout: how.timeout,
+    }
+}
+
+/// What an implementation's `run` gave, or its panic.
+type Outcome = std::thread::Result<Result<Vec<u8>, impls::RunError>>;
+
+/// Compares what the implementation gave a group of defined cases.
+fn finish(g: &Group, mut r: GroupResult, data: &[u8], outcome: Outcome, how: &How) -> GroupResult {
     let (input, rest) = data.split_at(g.input_bytes());
     let (expected, mask) = rest.split_at(g.output_bytes());
-    let job = Job {
-        group: g,
-        ptx: &ptx,
-        ptx_path: &ptx_path,
-        input,
-        timeout,
-    };
-    let t = Instant::now();
-    if undefined {
-        let outcome =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| imp.run_undefined(&job)));
-        r.seconds = t.elapsed().as_secs_f64();
-        match outcome {
-            Err(_) => all(&mut r, Status::Error, "the implementation panicked".into()),
-            Ok(Err(e)) => all(&mut r, Status::Error, e.0),
-            Ok(Ok(Detection::Detected(what))) => {
-                r.counts.add(Status::Pass, g.cases);
-                r.detected = Some(what);
-            }
-            Ok(Ok(Detection::Missed(what))) => all(
-                &mut r,
-                Status::Fail,
-                format!("the undefined behaviour was not reported: {what}"),
-            ),
-        }
-        return r;
-    }
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| imp.run(&job)));
-    r.seconds = t.elapsed().as_secs_f64();
     match outcome {
-        Err(_) => all(&mut r, Status::Error, "the implementation panicked".into()),
-        Ok(Err(e)) => all(&mut r, Status::Error, e.0),
+        Err(_) => all(
+            g,
+            &mut r,
+            Status::Error,
+            "the implementation panicked".into(),
+        ),
+        Ok(Err(e)) => all(g, &mut r, Status::Error, e.0),
         Ok(Ok(actual)) => {
-            let rule = known.and_then(|k| k.rule(&g.form));
+            let rule = how.known.and_then(|k| k.for_group(g));
             compare::group(
                 g,
                 input,
                 expected,
                 mask,
                 &actual,
-                max_failures,
+                how.max_failures,
                 rule,
                 &mut r,
             );
@@ -564,6 +627,139 @@ fn run_group(
     r
 }
 
+/// Runs a group whose cases are undefined: passes when the implementation
+/// reports the undefined behaviour.
+fn run_undefined(
+    imp: &dyn Implementation,
+    g: &Group,
+    mut r: GroupResult,
+    job: &Job,
+) -> GroupResult {
+    let t = Instant::now();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| imp.run_undefined(job)));
+    r.seconds = t.elapsed().as_secs_f64();
+    match outcome {
+        Err(_) => all(
+            g,
+            &mut r,
+            Status::Error,
+            "the implementation panicked".into(),
+        ),
+        Ok(Err(e)) => all(g, &mut r, Status::Error, e.0),
+        Ok(Ok(Detection::Detected(what))) => {
+            r.counts.add(Status::Pass, g.cases);
+            r.detected = Some(what);
+        }
+        Ok(Ok(Detection::Missed(what))) => all(
+            g,
+            &mut r,
+            Status::Fail,
+            format!("the undefined behaviour was not reported: {what}"),
+        ),
+    }
+    r
+}
+
+fn run_group(imp: &dyn Implementation, g: &Group, how: &How) -> GroupResult {
+    let (r, ptx, ptx_path, data) = match prepare(imp, g, how) {
+        Prepared::Done(r) => return r,
+        Prepared::Ready {
+            r,
+            ptx,
+            ptx_path,
+            data,
+        } => (r, ptx, ptx_path, data),
+    };
+    let job = job(g, &ptx, &ptx_path, &data, how);
+    if !g.expect.is_defined() {
+        return run_undefined(imp, g, r, &job);
+    }
+    let t = Instant::now();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| imp.run(&job)));
+    let seconds = t.elapsed().as_secs_f64();
+    let mut r = finish(g, r, &data, outcome, how);
+    r.seconds = seconds;
+    r
+}
+
+/// Runs consecutive groups through [`Implementation::run_batch`] (those
+/// whose cases are undefined one by one, as [`run_group`] does); their
+/// results in order. Each group's `seconds` is its share of the batch's.
+fn run_chunk(imp: &dyn Implementation, groups: &[&Group], how: &How) -> Vec<GroupResult> {
+    let prepared: Vec<Prepared> = groups.iter().map(|g| prepare(imp, g, how)).collect();
+    let batched: Vec<usize> = (0..groups.len())
+        .filter(|&i| groups[i].expect.is_defined() && matches!(prepared[i], Prepared::Ready { .. }))
+        .collect();
+    let jobs: Vec<Job> = batched
+        .iter()
+        .map(|&i| match &prepared[i] {
+            Prepared::Ready {
+                ptx,
+                ptx_path,
+                data,
+                ..
+            } => job(groups[i], ptx, ptx_path, data, how),
+            Prepared::Done(_) => unreachable!("only ready groups are batched"),
+        })
+        .collect();
+    let t = Instant::now();
+    let outcome = if jobs.is_empty() {
+        Ok(Vec::new())
+    } else {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| imp.run_batch(&jobs)))
+    };
+    let share = t.elapsed().as_secs_f64() / jobs.len().max(1) as f64;
+    let answered = jobs.len();
+    drop(jobs);
+    let mut outcomes: Vec<Option<Outcome>> = (0..groups.len()).map(|_| None).collect();
+    match outcome {
+        Ok(v) if v.len() == answered => {
+            for (&i, r) in batched.iter().zip(v) {
+                outcomes[i] = Some(Ok(r));
+            }
+        }
+        Ok(v) => {
+            let why = format!(
+                "the implementation answered {} of a batch of {answered} groups",
+                v.len()
+            );
+            for &i in &batched {
+                outcomes[i] = Some(Ok(Err(impls::RunError(why.clone()))));
+            }
+        }
+        Err(_) => {
+            for &i in &batched {
+                outcomes[i] = Some(Err(Box::new("panicked")));
+            }
+        }
+    }
+    prepared
+        .into_iter()
+        .zip(outcomes)
+        .enumerate()
+        .map(|(i, (p, outcome))| {
+            let g = groups[i];
+            match (p, outcome) {
+                (Prepared::Done(r), _) => r,
+                (
+                    Prepared::Ready {
+                        r,
+                        ptx,
+                        ptx_path,
+                        data,
+                    },
+                    None,
+                ) => run_undefined(imp, g, r, &job(g, &ptx, &ptx_path, &data, how)),
+                (Prepared::Ready { r, data, .. }, Some(outcome)) => {
+                    let mut r = finish(g, r, &data, outcome, how);
+                    r.seconds = share;
+                    r
+                }
+            }
+        })
+        .collect()
+}
+
 /// Writes `results.json`, `report.html` and `junit.xml`, each complete or
 /// not at all.
 fn write_outputs(out: &Path, r: &Results) -> Result<()> {
@@ -572,4 +768,78 @@ fn write_outputs(out: &Path, r: &Results) -> Result<()> {
     ptx_reports::write_atomic(out.join("report.html"), ptx_reports::render::html(r))?;
     ptx_reports::write_atomic(out.join("junit.xml"), ptx_reports::render::junit(r))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        run: RunArgs,
+    }
+
+    /// The simulator, taking groups `batch` at a time.
+    struct Batched(usize);
+
+    impl Implementation for Batched {
+        fn info(&self) -> ptx_reports::Implementation {
+            impls::Simulator.info()
+        }
+        fn run(&self, job: &Job) -> Result<Vec<u8>, impls::RunError> {
+            impls::Simulator.run(job)
+        }
+        fn batch(&self) -> usize {
+            self.0
+        }
+        fn run_batch(&self, jobs: &[Job]) -> Vec<Result<Vec<u8>, impls::RunError>> {
+            assert!(jobs.len() <= self.0 && jobs.iter().all(|j| j.group.expect.is_defined()));
+            jobs.iter().map(|j| self.run(j)).collect()
+        }
+    }
+
+    /// Groups run in batches give the results they give one by one: the
+    /// same order, counts, reasons, failures and digests.
+    #[test]
+    fn batches_give_the_results_of_single_groups() {
+        let dir = std::env::temp_dir().join(format!("ptx-run-batches-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let opts = ptx_gen::suite::Options {
+            filter: ["prmt.b32*", "mov.b64*", "cvt.rzi.s8.f32*", "shfl.sync.idx*"]
+                .map(String::from)
+                .to_vec(),
+            random: 64,
+            ..Default::default()
+        };
+        let m = ptx_gen::suite::write(&dir, &opts, 2, &|_, _| {}).unwrap();
+        assert!(m.groups.len() > 8);
+        // one group fails (a flipped expected bit), one cannot be read
+        let flip = dir.join(&m.groups[1].data);
+        let mut bytes = std::fs::read(&flip).unwrap();
+        let at = m.groups[1].input_bytes();
+        bytes[at] ^= 1;
+        std::fs::write(&flip, &bytes).unwrap();
+        let cut = dir.join(&m.groups[4].data);
+        let bytes = std::fs::read(&cut).unwrap();
+        std::fs::write(&cut, &bytes[..bytes.len() - 1]).unwrap();
+        let a = Cli::parse_from(["run", "--impl", "simulator", "-q"]).run;
+        let results = |imp: &dyn Implementation, jobs| {
+            let r = execute(imp, &m, &dir, &[], &a, jobs, String::new(), None).unwrap();
+            let mut v = serde_json::to_value(&r.groups).unwrap();
+            for g in v.as_array_mut().unwrap() {
+                g["seconds"] = 0.into();
+            }
+            (v, r.totals)
+        };
+        let (one, totals) = results(&impls::Simulator, 1);
+        assert_eq!((totals.fail, totals.error), (1, m.groups[4].cases));
+        for (batch, jobs) in [(1, 1), (3, 1), (3, 2), (5, 3), (1000, 2)] {
+            let (got, t) = results(&Batched(batch), jobs);
+            assert_eq!(got, one, "batches of {batch} on {jobs} thread(s)");
+            assert_eq!(t, totals);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

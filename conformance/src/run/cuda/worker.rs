@@ -4,9 +4,13 @@
 //! in the same process (`cuCtxCreate` returns the fault's error), and a
 //! kernel that never ends cannot be stopped from its own process. Both end
 //! with the process, so the groups after them run in a new worker.
+//! Several workers run at once, each with its own context, so that the
+//! driver's JIT, which takes most of a run's time, runs on several cores.
 //!
 //! The worker reads jobs on standard input and answers on standard output,
-//! each message one JSON line followed by the raw bytes it announces.
+//! each message one JSON line followed by the raw bytes it announces: one
+//! group, or a batch, which it JIT-compiles first and then runs group by
+//! group.
 
 use super::Cuda;
 use crate::run::impls::{Detection, Implementation, Job, RunError};
@@ -17,7 +21,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// How long a worker may take to start (load the driver, make a context,
@@ -28,14 +32,43 @@ const START: Duration = Duration::from_secs(120);
 /// answers, unless the driver hangs in a call).
 const GRACE: Duration = Duration::from_secs(10);
 
-/// A job, followed by `ptx_bytes` of PTX text and `input_bytes` of input.
+/// What the runner asks a worker.
 #[derive(Serialize, Deserialize)]
-struct Request {
+#[serde(rename_all = "snake_case")]
+enum Request {
+    /// One group, followed by `ptx_bytes` of PTX text and `input_bytes` of
+    /// input.
+    One(Box<Item>),
+    /// Several groups ([`Cuda::run_batch`]), followed by each item's PTX
+    /// text and input in turn. The worker says `Compiled` once their
+    /// kernels are JIT-compiled, then answers each group in order.
+    Batch {
+        items: Vec<Item>,
+        per_module: usize,
+        jit_threads: usize,
+    },
+}
+
+/// A group of a request.
+#[derive(Serialize, Deserialize)]
+struct Item {
     group: Group,
     ptx_path: String,
     timeout_s: f64,
     ptx_bytes: usize,
     input_bytes: usize,
+}
+
+impl Item {
+    fn of(job: &Job) -> Item {
+        Item {
+            group: job.group.clone(),
+            ptx_path: job.ptx_path.display().to_string(),
+            timeout_s: job.timeout.as_secs_f64(),
+            ptx_bytes: job.ptx.len(),
+            input_bytes: job.input.len(),
+        }
+    }
 }
 
 /// The worker's messages.
@@ -44,6 +77,8 @@ struct Request {
 enum Reply {
     /// First, once the driver is open.
     Ready(Info),
+    /// The kernels of a batch are JIT-compiled; the groups' answers follow.
+    Compiled,
     /// The output buffer, `bytes` long, follows.
     Output { bytes: usize },
     /// The group could not run; with `exiting`, the worker's context is
@@ -51,19 +86,55 @@ enum Reply {
     Error { message: String, exiting: bool },
 }
 
-/// Runs groups through [`Cuda`] in `PROGRAM cuda-worker` child processes.
+/// How `conform run --impl cuda` spreads the groups.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Worker processes at most, each with a context of its own, running
+    /// at once.
+    pub workers: usize,
+    /// Kernels JIT-compiled as one module; 1: every group alone, as
+    /// [`Request::One`].
+    pub per_module: usize,
+    /// Threads each worker JIT-compiles a batch's modules on.
+    pub jit_threads: usize,
+}
+
+impl Options {
+    /// Groups handed to a worker at once: a module's worth for each JIT
+    /// thread.
+    fn batch(&self) -> usize {
+        if self.per_module <= 1 {
+            1
+        } else {
+            self.per_module * self.jit_threads.max(1)
+        }
+    }
+}
+
+/// Runs groups through [`Cuda`] in `PROGRAM cuda-worker` child processes,
+/// up to [`Options::workers`] at once.
 pub struct Isolated {
     program: PathBuf,
     libcuda: Option<PathBuf>,
     device: usize,
+    options: Options,
     info: Info,
-    state: Mutex<State>,
+    pool: Mutex<Pool>,
+    /// Signalled when a worker is given back.
+    back: Condvar,
 }
 
-struct State {
-    /// The running worker; `None` after one ended, until the next group.
-    worker: Option<Worker>,
-    /// Why no group can run (a new worker could not be started).
+/// The workers.
+struct Pool {
+    /// Started and waiting for work.
+    idle: Vec<Worker>,
+    /// Started and not ended: idle, or running a group.
+    live: usize,
+    /// A worker could not start while others ran: no more are started
+    /// while any lives.
+    full: bool,
+    /// Why no group can run (no worker runs, and a new one could not be
+    /// started).
     stopped: Option<String>,
 }
 
@@ -77,28 +148,98 @@ struct Worker {
 impl Isolated {
     /// Starts `program cuda-worker [--libcuda PATH] --device N` (`program`
     /// is normally this `conform`); its error when the driver cannot be
-    /// opened.
+    /// opened. More workers start as groups come, up to
+    /// `options.workers`.
     pub fn start(
         program: &Path,
         libcuda: Option<&Path>,
         device: usize,
+        options: Options,
     ) -> Result<Isolated, String> {
         let (worker, mut info) = Worker::start(program, libcuda, device)?;
+        let options = Options {
+            workers: options.workers.max(1),
+            per_module: options.per_module.max(1),
+            jit_threads: options.jit_threads.max(1),
+        };
         info.details.insert(
             "process".into(),
-            "groups run in a `conform cuda-worker` child, replaced after a fault or a timeout"
-                .into(),
+            format!(
+                "groups run in `conform cuda-worker` children ({} at most), each replaced after \
+                 a fault or a timeout",
+                options.workers
+            ),
+        );
+        info.details.insert(
+            "jit".into(),
+            if options.per_module > 1 {
+                format!(
+                    "up to {} groups' kernels a module, {} JIT thread(s) a worker",
+                    options.per_module, options.jit_threads
+                )
+            } else {
+                "one module a group".into()
+            },
         );
         Ok(Isolated {
             program: program.to_path_buf(),
             libcuda: libcuda.map(Path::to_path_buf),
             device,
+            options,
             info,
-            state: Mutex::new(State {
-                worker: Some(worker),
+            pool: Mutex::new(Pool {
+                idle: vec![worker],
+                live: 1,
+                full: false,
                 stopped: None,
             }),
+            back: Condvar::new(),
         })
+    }
+
+    /// An idle worker, a new one, or the next to come back.
+    fn take(&self) -> Result<Worker, RunError> {
+        let mut p = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(why) = &p.stopped {
+                return Err(RunError(why.clone()));
+            }
+            if let Some(w) = p.idle.pop() {
+                return Ok(w);
+            }
+            if p.live == 0 || (p.live < self.options.workers && !p.full) {
+                p.live += 1;
+                drop(p);
+                let started = Worker::start(&self.program, self.libcuda.as_deref(), self.device);
+                p = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+                match started {
+                    Ok((w, _)) => return Ok(w),
+                    Err(e) => {
+                        p.live -= 1;
+                        if p.live == 0 {
+                            p.stopped = Some(format!("not run: no new CUDA worker ({e})"));
+                            self.back.notify_all();
+                            return Err(RunError(format!(
+                                "no new CUDA worker could be started: {e}"
+                            )));
+                        }
+                        p.full = true;
+                        continue;
+                    }
+                }
+            }
+            p = self.back.wait(p).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Gives a worker back (`None`: it ended).
+    fn give(&self, worker: Option<Worker>) {
+        let mut p = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        match worker {
+            Some(w) => p.idle.push(w),
+            None => p.live -= 1,
+        }
+        self.back.notify_one();
     }
 }
 
@@ -112,33 +253,45 @@ impl Implementation for Isolated {
     }
 
     fn run(&self, job: &Job) -> Result<Vec<u8>, RunError> {
-        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(why) = &st.stopped {
-            return Err(RunError(why.clone()));
-        }
-        let worker = match st.worker.take() {
-            Some(w) => w,
-            None => match Worker::start(&self.program, self.libcuda.as_deref(), self.device) {
-                Ok((w, _)) => w,
-                Err(e) => {
-                    st.stopped = Some(format!("not run: no new CUDA worker ({e})"));
-                    return Err(RunError(format!(
-                        "no new CUDA worker could be started: {e}"
-                    )));
-                }
-            },
-        };
+        let worker = self.take()?;
         let (result, keep) = worker.job(job);
-        st.worker = keep;
+        self.give(keep);
         result.map_err(RunError)
+    }
+
+    fn batch(&self) -> usize {
+        self.options.batch()
+    }
+
+    /// The batch in one worker ([`Cuda::run_batch`]); when the worker ends
+    /// before every group is answered, the rest run one by one, as
+    /// [`Implementation::run`] runs them (a module each).
+    fn run_batch(&self, jobs: &[Job]) -> Vec<Result<Vec<u8>, RunError>> {
+        let mut out = Vec::with_capacity(jobs.len());
+        if jobs.len() > 1 {
+            match self.take() {
+                Ok(worker) => {
+                    let (answers, keep) = worker.batch(jobs, &self.options);
+                    self.give(keep);
+                    out.extend(answers.into_iter().map(|r| r.map_err(RunError)));
+                }
+                Err(e) => out.push(Err(e)),
+            }
+        }
+        for job in &jobs[out.len()..] {
+            out.push(self.run(job));
+        }
+        out
     }
 }
 
 impl Drop for Isolated {
     fn drop(&mut self) {
-        let st = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
-        if let Some(w) = st.worker.take() {
-            w.end();
+        let p = self.pool.get_mut().unwrap_or_else(|e| e.into_inner());
+        // all at once: each closes its input, then each is waited for
+        let ending: Vec<Child> = p.idle.drain(..).map(Worker::close).collect();
+        for child in ending {
+            wait_or_kill(child);
         }
     }
 }
@@ -215,24 +368,8 @@ impl Worker {
 
     /// Runs one job; the worker back when it can take the next.
     fn job(mut self, job: &Job) -> (Result<Vec<u8>, String>, Option<Worker>) {
-        let request = Request {
-            group: job.group.clone(),
-            ptx_path: job.ptx_path.display().to_string(),
-            timeout_s: job.timeout.as_secs_f64(),
-            ptx_bytes: job.ptx.len(),
-            input_bytes: job.input.len(),
-        };
-        let sent = serde_json::to_string(&request)
-            .map_err(|e| e.to_string())
-            .and_then(|line| {
-                let w = &mut self.stdin;
-                w.write_all(line.as_bytes())
-                    .and_then(|_| w.write_all(b"\n"))
-                    .and_then(|_| w.write_all(job.ptx.as_bytes()))
-                    .and_then(|_| w.write_all(job.input))
-                    .and_then(|_| w.flush())
-                    .map_err(|e| e.to_string())
-            });
+        let request = Request::One(Box::new(Item::of(job)));
+        let sent = self.send(&request, std::slice::from_ref(job));
         if let Err(e) = sent {
             let status = self.kill();
             return (
@@ -242,6 +379,68 @@ impl Worker {
                 None,
             );
         }
+        self.answer(job)
+    }
+
+    /// Runs a batch (`Request::Batch`): the answers of the groups answered,
+    /// in order (all of them, unless the worker ended first), and the
+    /// worker back when it can take the next. A worker that ends before
+    /// saying `Compiled` answers none.
+    fn batch(
+        mut self,
+        jobs: &[Job],
+        options: &Options,
+    ) -> (Vec<Result<Vec<u8>, String>>, Option<Worker>) {
+        let request = Request::Batch {
+            items: jobs.iter().map(Item::of).collect(),
+            per_module: options.per_module,
+            jit_threads: options.jit_threads,
+        };
+        if self.send(&request, jobs).is_err() {
+            self.kill();
+            return (Vec::new(), None);
+        }
+        // the JIT of the whole batch, allowed the longest timeout of one
+        // group (today's run counts a group's JIT in its timeout)
+        let timeout = jobs.iter().map(|j| j.timeout).max().unwrap_or_default();
+        match self.replies.recv_timeout(timeout + GRACE) {
+            Ok(Ok((Reply::Compiled, _))) => {}
+            _ => {
+                self.kill();
+                return (Vec::new(), None);
+            }
+        }
+        let mut answers = Vec::with_capacity(jobs.len());
+        let mut worker = self;
+        for job in jobs {
+            let (r, keep) = worker.answer(job);
+            answers.push(r);
+            match keep {
+                Some(w) => worker = w,
+                None => return (answers, None),
+            }
+        }
+        (answers, Some(worker))
+    }
+
+    /// Writes a request and the PTX text and input of its jobs.
+    fn send(&mut self, request: &Request, jobs: &[Job]) -> Result<(), String> {
+        let line = serde_json::to_string(request).map_err(|e| e.to_string())?;
+        let w = &mut self.stdin;
+        let mut wrote = w
+            .write_all(line.as_bytes())
+            .and_then(|_| w.write_all(b"\n"));
+        for job in jobs {
+            wrote = wrote
+                .and_then(|_| w.write_all(job.ptx.as_bytes()))
+                .and_then(|_| w.write_all(job.input));
+        }
+        wrote.and_then(|_| w.flush()).map_err(|e| e.to_string())
+    }
+
+    /// Waits for the answer of `job`; the worker back when it can take the
+    /// next group.
+    fn answer(self, job: &Job) -> (Result<Vec<u8>, String>, Option<Worker>) {
         let expected = job.group.output_bytes();
         match self.replies.recv_timeout(job.timeout + GRACE) {
             Ok(Ok((Reply::Output { .. }, bytes))) if bytes.len() == expected => {
@@ -266,6 +465,10 @@ impl Worker {
             Ok(Ok((Reply::Ready(_), _))) => {
                 self.kill();
                 (Err("the worker sent `ready` again".into()), None)
+            }
+            Ok(Ok((Reply::Compiled, _))) => {
+                self.kill();
+                (Err("the worker sent `compiled` out of turn".into()), None)
             }
             Err(RecvTimeoutError::Timeout) => {
                 self.kill();
@@ -293,19 +496,14 @@ impl Worker {
     /// Closes its input, so that it exits; kills it if it has not within
     /// a few seconds.
     fn end(self) {
-        let Worker {
-            mut child, stdin, ..
-        } = self;
+        wait_or_kill(self.close());
+    }
+
+    /// Closes its input, so that it exits; the process to wait for.
+    fn close(self) -> Child {
+        let Worker { child, stdin, .. } = self;
         drop(stdin);
-        let t = Instant::now();
-        while t.elapsed() < Duration::from_secs(5) {
-            if let Ok(Some(_)) = child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = child.kill();
-        let _ = child.wait();
+        child
     }
 
     /// Kills it; how it ended.
@@ -318,6 +516,20 @@ impl Worker {
             .wait()
             .map_or_else(|e| e.to_string(), |s| s.to_string())
     }
+}
+
+/// Waits a few seconds for a worker whose input is closed to exit; kills
+/// it if it has not.
+fn wait_or_kill(mut child: Child) {
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(5) {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// One message: its JSON line and the bytes it announces.
@@ -344,17 +556,11 @@ fn read_reply(from: &mut impl BufRead) -> Result<(Reply, Vec<u8>), String> {
 /// closed or context lost, 2 the driver could not be opened.
 pub fn serve(libcuda: Option<&Path>, device: usize) -> std::process::ExitCode {
     let mut out = std::io::stdout().lock();
-    let mut send = |reply: &Reply, bytes: &[u8]| -> std::io::Result<()> {
-        let line = serde_json::to_string(reply).map_err(std::io::Error::other)?;
-        out.write_all(line.as_bytes())?;
-        out.write_all(b"\n")?;
-        out.write_all(bytes)?;
-        out.flush()
-    };
     let cuda = match Cuda::open(libcuda, device) {
         Ok(c) => c,
         Err(message) => {
             let _ = send(
+                &mut out,
                 &Reply::Error {
                     message,
                     exiting: true,
@@ -364,10 +570,13 @@ pub fn serve(libcuda: Option<&Path>, device: usize) -> std::process::ExitCode {
             return std::process::ExitCode::from(2);
         }
     };
-    if send(&Reply::Ready(cuda.info()), &[]).is_err() {
+    if send(&mut out, &Reply::Ready(cuda.info()), &[]).is_err() {
         return std::process::ExitCode::SUCCESS;
     }
     let mut input = BufReader::new(std::io::stdin().lock());
+    // a kernel may still run: leave it to the process's end, which stops
+    // it, rather than to the context's destruction, which would wait for it
+    let leave = || std::process::exit(0);
     loop {
         let mut line = String::new();
         if !matches!(input.read_line(&mut line), Ok(n) if n > 0) {
@@ -376,33 +585,84 @@ pub fn serve(libcuda: Option<&Path>, device: usize) -> std::process::ExitCode {
         let Ok(r) = serde_json::from_str::<Request>(&line) else {
             return std::process::ExitCode::from(2);
         };
-        let mut ptx = vec![0; r.ptx_bytes];
-        let mut data = vec![0; r.input_bytes];
-        if input.read_exact(&mut ptx).is_err() || input.read_exact(&mut data).is_err() {
-            return std::process::ExitCode::from(2);
+        let (items, batch) = match r {
+            Request::One(item) => (vec![*item], None),
+            Request::Batch {
+                items,
+                per_module,
+                jit_threads,
+            } => (items, Some((per_module, jit_threads))),
+        };
+        let mut texts = Vec::with_capacity(items.len());
+        for item in &items {
+            let mut ptx = vec![0; item.ptx_bytes];
+            let mut data = vec![0; item.input_bytes];
+            if input.read_exact(&mut ptx).is_err() || input.read_exact(&mut data).is_err() {
+                return std::process::ExitCode::from(2);
+            }
+            let ptx = String::from_utf8_lossy(&ptx).into_owned();
+            texts.push((ptx, PathBuf::from(&item.ptx_path), data));
         }
-        let ptx = String::from_utf8_lossy(&ptx);
-        let ptx_path = PathBuf::from(&r.ptx_path);
-        let job = Job {
-            group: &r.group,
-            ptx: &ptx,
-            ptx_path: &ptx_path,
-            input: &data,
-            timeout: Duration::from_secs_f64(r.timeout_s.max(0.001)),
+        let jobs: Vec<Job> = items
+            .iter()
+            .zip(&texts)
+            .map(|(item, (ptx, ptx_path, data))| Job {
+                group: &item.group,
+                ptx,
+                ptx_path,
+                input: data,
+                timeout: Duration::from_secs_f64(item.timeout_s.max(0.001)),
+            })
+            .collect();
+        let reply = |out: &mut std::io::StdoutLock, result, healthy: bool| {
+            let sent = match result {
+                Ok(bytes) => {
+                    let bytes: Vec<u8> = bytes;
+                    send(out, &Reply::Output { bytes: bytes.len() }, &bytes)
+                }
+                Err(RunError(message)) => send(
+                    out,
+                    &Reply::Error {
+                        message,
+                        exiting: !healthy,
+                    },
+                    &[],
+                ),
+            };
+            if !healthy || sent.is_err() {
+                leave();
+            }
         };
-        let result = cuda.run(&job);
-        let exiting = !cuda.healthy();
-        let sent = match result {
-            Ok(bytes) => send(&Reply::Output { bytes: bytes.len() }, &bytes),
-            Err(RunError(message)) => send(&Reply::Error { message, exiting }, &[]),
-        };
-        if exiting || sent.is_err() {
-            // a kernel may still run: leave it to the process's end, which
-            // stops it, rather than to the context's destruction, which
-            // would wait for it
-            std::process::exit(0);
+        match batch {
+            None => {
+                let result = cuda.run(&jobs[0]);
+                reply(&mut out, result, cuda.healthy());
+            }
+            Some((per_module, jit_threads)) => {
+                let out = std::cell::RefCell::new(&mut out);
+                cuda.run_batch(
+                    &jobs,
+                    per_module,
+                    jit_threads,
+                    &mut || {
+                        if send(*out.borrow_mut(), &Reply::Compiled, &[]).is_err() {
+                            leave();
+                        }
+                    },
+                    &mut |_, result, healthy| reply(*out.borrow_mut(), result, healthy),
+                );
+            }
         }
     }
+}
+
+/// Writes one message: its JSON line and `bytes`.
+fn send(out: &mut impl Write, reply: &Reply, bytes: &[u8]) -> std::io::Result<()> {
+    let line = serde_json::to_string(reply).map_err(std::io::Error::other)?;
+    out.write_all(line.as_bytes())?;
+    out.write_all(b"\n")?;
+    out.write_all(bytes)?;
+    out.flush()
 }
 
 #[cfg(test)]
