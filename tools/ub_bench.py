@@ -6,8 +6,10 @@ kernel, then a summary). The time is the symbolic search with its solver
 queries, as `solve_ms` in the JSON output; replays are never in it. Without
 --replay they are not run (--no-replay); with it every witness is replayed
 through the simulator and the summary counts them: confirmed, not confirmed
-(each listed with what the simulator did instead) and not possible (the
-simulator cannot run the kernel)."""
+(each listed with what the simulator did instead; `conform ub` reports such
+a finding unknown, its witness as the candidate) and not possible (the
+simulator cannot run the kernel). Every unknown is listed with its reason,
+and the kernels over 2 s are counted."""
 import json, statistics, subprocess, sys
 
 args = sys.argv[1:]
@@ -15,6 +17,7 @@ replay = "--replay" in args
 args = [a for a in args if a != "--replay"]
 conform, files = args[0], args[1:]
 times, failed, witnesses, unknown, findings = [], [], 0, 0, 0
+unknowns = []
 replays = {"confirmed": 0, "not-confirmed": 0, "impossible": 0}
 not_confirmed = []
 for f in files:
@@ -29,8 +32,10 @@ for f in files:
         witnesses += sum(1 for x in k["findings"] if x["verdict"] == "witness")
         unknown += sum(1 for x in k["findings"] if x["verdict"] == "unknown")
         for x in k["findings"]:
+            if x["verdict"] == "unknown":
+                unknowns.append(f"{f}:{x['line']}: {k['kernel']}: {x['precondition']['id']}: {x.get('reason') or '(no reason)'}")
             r = x.get("replay")
-            if x["verdict"] != "witness" or r is None:
+            if r is None or (x["verdict"] != "witness" and "candidate" not in x):
                 continue
             replays[r["replay"]] += 1
             if r["replay"] != "confirmed":
@@ -43,8 +48,11 @@ for f, why in failed:
 if times:
     q = statistics.quantiles(times, n=10)[-1] if len(times) > 1 else times[0]
     under = sum(1 for t in times if t < 100)
-    print(f"solve time per kernel: median {statistics.median(times):.1f} ms, 90th percentile {q:.1f} ms, max {max(times):.1f} ms, under 100 ms {under}, total {sum(times)/1e3:.2f} s")
+    over = sum(1 for t in times if t >= 2000)
+    print(f"solve time per kernel: median {statistics.median(times):.1f} ms, 90th percentile {q:.1f} ms, max {max(times):.1f} ms, under 100 ms {under}, 2 s or more {over}, total {sum(times)/1e3:.2f} s")
 print(f"preconditions answered: {findings}; witnesses: {witnesses}; unknown: {unknown}")
+for line in unknowns:
+    print(f"  unknown: {line}")
 if replay:
     print(f"replays: {replays['confirmed']} confirmed, {replays['not-confirmed']} not confirmed, {replays['impossible']} not possible")
     for line in not_confirmed:

@@ -16,12 +16,14 @@ use std::process::ExitCode;
 ///
 /// Kernel parameters, the thread's coordinates and loaded values are
 /// unknowns; the launch ranges over the bounds given (each dimension from 1
-/// to the bound; a kernel's .reqnctapercluster fixes the cluster). Loops
-/// unroll to --unroll iterations. A witness gives parameter values, the
-/// launch and the thread, and is replayed through the simulator.
+/// to the bound; a kernel's .reqnctapercluster fixes the cluster). Each
+/// loop turns at most --unroll times each time it is entered. A witness
+/// gives parameter values, the launch and the thread, and is replayed
+/// through the simulator; one the replay does not confirm is reported
+/// unknown, with what the replay saw. An unknown always says why.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Exit codes: 0 no undefined behaviour can happen within the bounds, 1 a witness was found (or the solver could not decide a precondition), 2 usage error, unreadable or unsupported input."
+    after_help = "Exit codes: 0 no undefined behaviour can happen within the bounds, 1 a witness was found (or a precondition is unknown: each says why), 2 usage error, unreadable or unsupported input."
 )]
 pub struct UbArgs {
     /// The PTX module.
@@ -42,15 +44,16 @@ pub struct UbArgs {
     /// Largest cluster, in CTAs: X[,Y[,Z]].
     #[arg(long, default_value = "4,1,1")]
     cluster: String,
-    /// Times a path may take the same backward branch.
+    /// Turns a loop may take each time a path enters it.
     #[arg(long, default_value_t = 8)]
     unroll: u32,
     /// Solver timeout per query, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     timeout_ms: u32,
     /// Time the search of one kernel may take, in milliseconds (past it,
-    /// preconditions with no witness are reported unknown).
-    #[arg(long, default_value_t = 20000)]
+    /// preconditions it had not settled are reported unknown, with the
+    /// paths it left open).
+    #[arg(long, default_value_t = 2000)]
     budget_ms: u64,
     /// Do not take 64-bit parameters to be aligned global buffers.
     #[arg(long)]
@@ -156,9 +159,8 @@ pub fn run(args: UbArgs) -> Result<ExitCode> {
             }
         })?;
         if !args.no_replay {
-            for i in 0..a.findings.len() {
-                let r = ptx_ub::replay::replay(&module, k, &opts, &a.findings[i]);
-                a.findings[i].replay = r;
+            for f in &mut a.findings {
+                ptx_ub::replay::settle(&module, k, &opts, f);
             }
         }
         analyses.push(a);
@@ -188,9 +190,66 @@ fn json_kernel(src: &str, a: &Analysis) -> serde_json::Value {
             let (l, c) = line_col(src, finding.offset);
             f["line"] = serde_json::json!(l);
             f["column"] = serde_json::json!(c);
+            add_lines(src, f);
         }
     }
     v
+}
+
+/// A `line` beside every `offset` inside a finding (open paths, their
+/// loops, what a witness depends on).
+fn add_lines(src: &str, v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(m) => {
+            if let Some(o) = m.get("offset").and_then(|o| o.as_u64()) {
+                if !m.contains_key("line") {
+                    let (l, _) = line_col(src, o as u32);
+                    m.insert("line".into(), serde_json::json!(l));
+                }
+            }
+            for (_, x) in m.iter_mut() {
+                add_lines(src, x);
+            }
+        }
+        serde_json::Value::Array(xs) => xs.iter_mut().for_each(|x| add_lines(src, x)),
+        _ => {}
+    }
+}
+
+/// Where a path was: `line 120` and, for each loop it was in, `in the
+/// loop at line 100 after 5 of its 8 turns`.
+fn open_text(src: &str, o: &ptx_ub::Open) -> String {
+    let (l, _) = line_col(src, o.offset);
+    let mut s = format!("line {l} `{}`", o.instruction);
+    for t in &o.loops {
+        let (h, _) = line_col(src, t.offset);
+        s.push_str(&format!(
+            ", in the loop at line {h} after {} of its {} turns",
+            t.turns, t.bound
+        ));
+    }
+    s
+}
+
+fn print_witness(src: &str, w: &ptx_ub::Witness) {
+    let params: Vec<String> = w.params.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    println!(
+        "    launch: grid {:?}, block {:?}, cluster {:?}; thread: ctaid {:?}, tid {:?}",
+        w.grid, w.block, w.cluster, w.ctaid, w.tid
+    );
+    if !params.is_empty() {
+        println!("    params: {}", params.join(", "));
+    }
+    let vals: Vec<String> = w
+        .values
+        .iter()
+        .map(|(n, v)| format!("{n}={v:#x}"))
+        .collect();
+    println!("    at the instruction: {}", vals.join(", "));
+    for d in &w.depends_on {
+        let (l, _) = line_col(src, d.offset);
+        println!("    depends on line {l} `{}`: {}", d.instruction, d.why);
+    }
 }
 
 fn print_text(name: &str, src: &str, a: &Analysis) {
@@ -213,7 +272,10 @@ fn print_text(name: &str, src: &str, a: &Analysis) {
         a.unknowns(),
         a.paths,
         a.unroll_cut,
-        if a.path_limit_hit { ", path limit reached" } else { "" },
+        match &a.stopped {
+            Some(why) => format!(", stopped at {why}"),
+            None => String::new(),
+        },
         a.queries,
         a.solve_ms,
     );
@@ -229,27 +291,26 @@ fn print_text(name: &str, src: &str, a: &Analysis) {
         let verdict = match &f.verdict {
             Verdict::CannotHappen => "cannot happen".to_string(),
             Verdict::Witness(_) => "witness".to_string(),
-            Verdict::Unknown { reason } => format!("unknown ({reason})"),
+            Verdict::Unknown { reason, .. } => format!("unknown ({reason})"),
         };
         println!(
             "{name}:{l}:{c}: {verdict}: `{}`: {} (PTX ISA {}): {}",
             f.instruction, pre.id, pre.section, pre.rule
         );
-        if let Verdict::Witness(w) = &f.verdict {
-            let params: Vec<String> = w.params.iter().map(|(n, v)| format!("{n}={v}")).collect();
-            println!(
-                "    launch: grid {:?}, block {:?}, cluster {:?}; thread: ctaid {:?}, tid {:?}",
-                w.grid, w.block, w.cluster, w.ctaid, w.tid
-            );
-            if !params.is_empty() {
-                println!("    params: {}", params.join(", "));
+        if let Verdict::Unknown {
+            open, candidate, ..
+        } = &f.verdict
+        {
+            for o in open {
+                println!("    open path at {}", open_text(src, o));
             }
-            let vals: Vec<String> = w
-                .values
-                .iter()
-                .map(|(n, v)| format!("{n}={v:#x}"))
-                .collect();
-            println!("    at the instruction: {}", vals.join(", "));
+            if let Some(w) = candidate {
+                println!("    the candidate witness:");
+                print_witness(src, w);
+            }
+        }
+        if let Verdict::Witness(w) = &f.verdict {
+            print_witness(src, w);
             match &f.replay {
                 Some(Replay::Confirmed) => println!("    replay: confirmed"),
                 Some(Replay::NotConfirmed { what }) => {

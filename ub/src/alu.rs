@@ -41,8 +41,8 @@ pub fn mask64(x: &BV, bits: u32) -> BV {
 }
 
 /// A binary operation; division by zero gives a fresh value ("Division by
-/// zero yields an unspecified, machine-specific value").
-pub fn binary(op: BinOp, ty: IntTy, a: &BV, b: &BV) -> BV {
+/// zero yields an unspecified, machine-specific value") named after `tag`.
+pub fn binary(op: BinOp, ty: IntTy, a: &BV, b: &BV, tag: &str) -> BV {
     let n = u32::from(ty.bits);
     let (x, y) = (low(a, n), low(b, n));
     let r = match op {
@@ -72,7 +72,7 @@ pub fn binary(op: BinOp, ty: IntTy, a: &BV, b: &BV) -> BV {
                 (_, false) => x.bvurem(&y),
             };
             let zero = y.eq(BV::from_u64(0, n));
-            zero.ite(&BV::fresh_const("div0", n), &q)
+            zero.ite(&BV::fresh_const(tag, n), &q)
         }
         BinOp::And => x.bvand(&y),
         BinOp::Or => x.bvor(&y),
@@ -98,7 +98,9 @@ pub fn binary(op: BinOp, ty: IntTy, a: &BV, b: &BV) -> BV {
     zext64(&r)
 }
 
-pub fn unary(op: UnOp, ty: IntTy, a: &BV) -> BV {
+/// A unary operation; those not interpreted give a fresh value named
+/// after `tag`.
+pub fn unary(op: UnOp, ty: IntTy, a: &BV, tag: &str) -> BV {
     let n = u32::from(ty.bits);
     let x = low(a, n);
     let r = match op {
@@ -108,7 +110,7 @@ pub fn unary(op: UnOp, ty: IntTy, a: &BV) -> BV {
         UnOp::Cnot => x
             .eq(BV::from_u64(0, n))
             .ite(&BV::from_u64(1, n), &BV::from_u64(0, n)),
-        UnOp::Popc | UnOp::Clz | UnOp::Brev => BV::fresh_const("bitop", n),
+        UnOp::Popc | UnOp::Clz | UnOp::Brev => BV::fresh_const(tag, n),
     };
     zext64(&r)
 }

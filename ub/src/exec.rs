@@ -15,8 +15,10 @@ use z3::ast::{Ast, Bool, BV};
 use z3::{Model, Params, SatResult, Solver};
 
 use crate::alu::{self, low, mask64, widen, zext64};
+use crate::origin;
+use crate::slice::Slicer;
 use crate::z3dom::{lit, Terms, Z3};
-use crate::{Analysis, Error, Finding, Options, Verdict, Witness};
+use crate::{Analysis, Dependence, Error, Finding, Open, Options, Turns, Verdict, Witness};
 
 /// The thread: its coordinates and the launch's shape, as terms.
 struct Thread {
@@ -149,7 +151,9 @@ impl Thread {
         (t, c)
     }
 
-    fn sreg(&self, s: Sreg) -> BV {
+    /// A special register's value; those the search does not model are
+    /// fresh values named after `tag`.
+    fn sreg(&self, s: Sreg, tag: &str) -> BV {
         let k = |a: u8| usize::from(a.min(2));
         match s {
             Sreg::Tid(a) => self.tid[k(a)].clone(),
@@ -169,7 +173,7 @@ impl Thread {
             Sreg::LanemaskLe => lit(2).bvshl(&self.lane).bvsub(lit(1)),
             Sreg::LanemaskGe => mask64(&lit(1).bvshl(&self.lane).bvsub(lit(1)).bvnot(), 32),
             Sreg::LanemaskGt => mask64(&lit(2).bvshl(&self.lane).bvsub(lit(1)).bvnot(), 32),
-            _ => BV::fresh_const("sreg", 64),
+            _ => BV::fresh_const(tag, 64),
         }
     }
 }
@@ -201,8 +205,23 @@ struct Search<'p> {
     params: Vec<BV>,
     found: HashMap<(usize, &'static str), Acc>,
     queries: usize,
-    /// The search stopped at a limit: what has no witness is unknown.
-    stopped: bool,
+    slicer: Slicer,
+    start: Instant,
+    /// The solver's timeout now (the per-query timeout, or less when less
+    /// of the budget is left).
+    timeout_now: u32,
+    /// Where the search stopped at a limit, if it did: what open paths can
+    /// still reach and has no witness is unknown.
+    stop: Option<Stop>,
+}
+
+/// The search stopped before every path was explored.
+struct Stop {
+    /// Which limit: "its time budget (--budget-ms 2000)"...
+    why: String,
+    /// The open paths: where each was, and the loops it was in with their
+    /// turns so far.
+    open: Vec<(usize, Vec<(usize, u32)>)>,
 }
 
 /// Runs kernel `kernel` of `module` symbolically and answers every
@@ -215,9 +234,11 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
     let mut params = Params::new();
     params.set_u32("timeout", opts.timeout_ms);
     solver.set_params(&params);
+    let mut slicer = Slicer::default();
     let (thread, constraints) = Thread::new(opts, prog.cluster_dims);
     for c in &constraints {
         solver.assert(c);
+        slicer.fix(c);
     }
     let mut vals = Vec::new();
     let mut prev: Option<BV> = None;
@@ -231,11 +252,17 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
         let bits = (p.size.max(1) * 8) as u32;
         let v = BV::new_const(format!("param.{}", p.name), bits);
         if opts.pointer_params && p.size == 8 {
-            solver.assert(v.bvuge(lit(heap)));
-            solver.assert(v.bvult(lit(heap + (1 << 39))));
-            solver.assert(v.extract(7, 0).eq(BV::from_u64(0, 8)));
+            let mut placed = vec![
+                v.bvuge(lit(heap)),
+                v.bvult(lit(heap + (1 << 39))),
+                v.extract(7, 0).eq(BV::from_u64(0, 8)),
+            ];
             if let Some(q) = &prev {
-                solver.assert(v.bvuge(q.bvadd(lit(Options::BUFFER))));
+                placed.push(v.bvuge(q.bvadd(lit(Options::BUFFER))));
+            }
+            for c in &placed {
+                solver.assert(c);
+                slicer.fix(c);
             }
             prev = Some(v.clone());
         }
@@ -250,7 +277,10 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
         params: vals,
         found: HashMap::new(),
         queries: 0,
-        stopped: false,
+        slicer,
+        start,
+        timeout_now: opts.timeout_ms,
+        stop: None,
     };
     let mut work = vec![Path {
         pc: 0,
@@ -259,16 +289,42 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
         visits: HashMap::new(),
         loads: Vec::new(),
     }];
-    let (mut paths, mut cut, mut limit_hit) = (0usize, 0usize, false);
-    // Paths advance lowest pc first; paths that meet at a pc (with the same
-    // loop counts) merge into one whose registers are if-then-else terms,
-    // so a chain of branches costs one path, not one per combination.
+    let flow = crate::flow::Flow::new(prog.code());
+    let (mut paths, mut cut) = (0usize, 0usize);
+    // Paths advance in the flow's order (earlier turns of a loop first,
+    // then earlier instructions); paths that meet at an instruction (with
+    // the same loop counts) merge into one whose registers are
+    // if-then-else terms, so a chain of branches costs one path, not one
+    // per combination, and a loop's turn one path, not one per way round.
     while !work.is_empty() {
-        if work.len() > opts.max_paths || start.elapsed().as_millis() > u128::from(opts.budget_ms) {
-            limit_hit = true;
+        let why = if work.len() > opts.max_paths {
+            Some(format!("its limit of {} live paths", opts.max_paths))
+        } else if start.elapsed().as_millis() >= u128::from(opts.budget_ms) {
+            Some(format!("its time budget (--budget-ms {})", opts.budget_ms))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            let open = work
+                .iter()
+                .map(|p| {
+                    // outer loops come before those nested in them
+                    let mut ids: Vec<(usize, u32)> =
+                        p.visits.iter().map(|(l, n)| (*l, *n)).collect();
+                    ids.sort_unstable();
+                    let loops = ids
+                        .into_iter()
+                        .map(|(l, n)| (flow.loops[l].header, n))
+                        .collect();
+                    (p.pc, loops)
+                })
+                .collect();
+            s.stop = Some(Stop { why, open });
             break;
         }
-        let first = (0..work.len()).min_by_key(|&i| work[i].pc).unwrap_or(0);
+        let first = (0..work.len())
+            .min_by_key(|&i| flow.rank(work[i].pc, &work[i].visits))
+            .unwrap_or(0);
         let mut path = work.swap_remove(first);
         let mut k = 0;
         while k < work.len() {
@@ -279,20 +335,23 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
                 k += 1;
             }
         }
-        match s.step(&mut path) {
-            Next::Go => work.push(path),
-            Next::End => paths += 1,
-            Next::Cut => cut += 1,
-            Next::Fork(other) => {
-                work.push(path);
-                work.push(*other);
+        let from = path.pc;
+        let next = match s.step(&mut path) {
+            Next::Go => vec![path],
+            Next::End => {
+                paths += 1;
+                vec![]
+            }
+            Next::Fork(other) => vec![path, *other],
+        };
+        for mut p in next {
+            match s.turn(&flow, from, &mut p) {
+                Turn::Go => work.push(p),
+                Turn::Cut => cut += 1,
             }
         }
     }
-    if limit_hit {
-        s.stopped = true;
-    }
-    let findings = s.findings();
+    let findings = s.findings(&flow);
     let opaque = prog
         .code()
         .iter()
@@ -303,7 +362,8 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
         findings,
         paths,
         unroll_cut: cut,
-        path_limit_hit: limit_hit,
+        path_limit_hit: s.stop.is_some(),
+        stopped: s.stop.as_ref().map(|st| st.why.clone()),
         queries: s.queries,
         solve_ms: start.elapsed().as_secs_f64() * 1e3,
         opaque,
@@ -313,7 +373,6 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
 enum Next {
     Go,
     End,
-    Cut,
     Fork(Box<Path>),
 }
 
@@ -570,7 +629,42 @@ fn async_preconditions(
     }
 }
 
+/// What becomes of a path after a move.
+enum Turn {
+    Go,
+    /// A loop would turn more than the bound allows.
+    Cut,
+}
+
 impl Search<'_> {
+    /// Counts the path's move from `from` to its pc: a move to a loop's
+    /// header from inside the loop is a turn of that loop; a loop the path
+    /// has left forgets its count (so paths that left a loop after
+    /// different numbers of turns merge, and a loop entered again counts
+    /// from 0). A path that would turn a loop more than `unroll` times is
+    /// cut.
+    fn turn(&self, flow: &crate::flow::Flow, from: usize, p: &mut Path) -> Turn {
+        let pc = p.pc;
+        if !p.visits.is_empty() {
+            p.visits.retain(|l, _| flow.loops[*l].contains(pc));
+        }
+        let Some(l) = flow.loop_at(pc) else {
+            return Turn::Go;
+        };
+        if !flow.loops[l].contains(from) {
+            return Turn::Go;
+        }
+        let n = p.visits.entry(l).or_insert(0);
+        *n += 1;
+        if *n <= self.opts.unroll {
+            return Turn::Go;
+        }
+        // (the path is not asked whether it can happen: branches fork
+        // without asking, so a path past a loop's last possible turn is cut
+        // here too)
+        Turn::Cut
+    }
+
     fn base_terms(&self) -> Terms {
         Terms::default()
             .with(Var::Rank, self.thread.rank.clone())
@@ -583,13 +677,15 @@ impl Search<'_> {
         match s {
             Src::Reg(r) => path.regs[r as usize].clone(),
             Src::Imm(v) => lit(v),
-            Src::Sreg(sr) => self.thread.sreg(sr),
+            Src::Sreg(sr) => self.thread.sreg(sr, &origin::tag(origin::OPAQUE, path.pc)),
             Src::SharedAddr(off) => self
                 .thread
                 .rank
                 .bvshl(lit(u64::from(self.profile.rank_shift)))
                 .bvor(lit(off)),
-            Src::Reg128(_) | Src::Unspecified => BV::fresh_const("value", 64),
+            Src::Reg128(_) | Src::Unspecified => {
+                BV::fresh_const(&origin::tag(origin::OPAQUE, path.pc), 64)
+            }
         }
     }
 
@@ -608,9 +704,64 @@ impl Search<'_> {
         })
     }
 
+    /// One query; its timeout is the per-query one, or what is left of
+    /// the search's budget when that is less.
     fn check(&mut self, assumptions: &[Bool]) -> SatResult {
         self.queries += 1;
+        let spent = self.start.elapsed().as_millis();
+        let left = u128::from(self.opts.budget_ms).saturating_sub(spent).max(1);
+        let timeout = u128::from(self.opts.timeout_ms).min(left) as u32;
+        if timeout != self.timeout_now {
+            let mut params = Params::new();
+            params.set_u32("timeout", timeout);
+            self.solver.set_params(&params);
+            self.timeout_now = timeout;
+        }
         self.solver.check_assumptions(assumptions)
+    }
+
+    /// Whether the path's condition and `asked` can hold together. The
+    /// solver is asked about the part of the condition connected to
+    /// `asked` (unsatisfiable parts are remembered); when that can hold,
+    /// about the whole, whose model (the solver's) is then the witness.
+    fn check_sliced(&mut self, cond: &[Bool], asked: &[Bool]) -> SatResult {
+        let mut q = self.slicer.slice(cond, asked);
+        let whole = q.len() == cond.len();
+        q.extend(asked.iter().cloned());
+        if self.slicer.known_unsat(&q) {
+            return SatResult::Unsat;
+        }
+        let r = self.check(&q);
+        if r == SatResult::Unsat {
+            self.slicer.remember_unsat(&q);
+        }
+        if r != SatResult::Sat || whole {
+            return r;
+        }
+        let mut all = cond.to_vec();
+        all.extend(asked.iter().cloned());
+        self.check(&all)
+    }
+
+    /// Why the solver gave up on the last query.
+    fn gave_up(&self) -> String {
+        let z3 = self
+            .solver
+            .get_reason_unknown()
+            .unwrap_or_else(|| "unknown".into());
+        if self.timeout_now < self.opts.timeout_ms {
+            format!(
+                "a solver query ran out of the search's time budget (--budget-ms {}; Z3: {z3})",
+                self.opts.budget_ms
+            )
+        } else if z3.contains("timeout") || z3.contains("canceled") {
+            format!(
+                "a solver query timed out after {} ms (--timeout-ms; Z3: {z3})",
+                self.opts.timeout_ms
+            )
+        } else {
+            format!("the solver could not decide a query (Z3: {z3})")
+        }
     }
 
     /// Asks each precondition of the instruction at the path's pc.
@@ -631,11 +782,10 @@ impl Search<'_> {
             }
             let done = self.found.get(&key).is_some_and(|a| a.witness.is_some());
             if !done {
-                let mut q = path.cond.clone();
-                q.extend(guard.iter().cloned());
-                q.extend(held.iter().cloned());
-                q.push(holds.not());
-                let r = self.check(&q);
+                let mut asked: Vec<Bool> = guard.iter().cloned().collect();
+                asked.extend(held.iter().cloned());
+                asked.push(holds.not());
+                let r = self.check_sliced(&path.cond, &asked);
                 let (witness, unknown) = match r {
                     SatResult::Sat => (
                         self.solver
@@ -643,14 +793,7 @@ impl Search<'_> {
                             .map(|m| self.witness(&m, path, &terms)),
                         None,
                     ),
-                    SatResult::Unknown => (
-                        None,
-                        Some(
-                            self.solver
-                                .get_reason_unknown()
-                                .unwrap_or_else(|| "unknown".into()),
-                        ),
-                    ),
+                    SatResult::Unknown => (None, Some(self.gave_up())),
                     SatResult::Unsat => (None, None),
                 };
                 let acc = self.found.entry(key).or_insert(Acc {
@@ -673,7 +816,11 @@ impl Search<'_> {
                 Some(g) => g.implies(&holds),
                 None => holds.clone(),
             };
-            path.cond.push(h);
+            // (a loop asks the same precondition of the same operands
+            // every turn)
+            if !path.cond.contains(&h) {
+                path.cond.push(h);
+            }
             held.push(holds);
         }
     }
@@ -706,6 +853,22 @@ impl Search<'_> {
             .filter(|(v, _)| !matches!(v, Var::ParamBytes | Var::ConstBytes))
             .map(|(v, t)| (v.name().to_string(), num(t)))
             .collect();
+        let operands: Vec<&BV> = terms.vars.iter().map(|(_, t)| t).collect();
+        let depends_on = origin::origins(&operands)
+            .into_iter()
+            // (a global load's value is the replay's to choose; an undefined
+            // result is past a precondition the path assumed held)
+            .filter(|&(kind, _)| kind != origin::GLOBAL && kind != origin::UNDEFINED)
+            .map(|(kind, pc)| {
+                let (text, offset) = self.prog.text(pc).unwrap_or(("", 0));
+                Dependence {
+                    pc,
+                    instruction: text.to_string(),
+                    offset,
+                    why: origin::meaning(kind),
+                }
+            })
+            .collect();
         let loads = path
             .loads
             .iter()
@@ -721,6 +884,7 @@ impl Search<'_> {
             tid: three(&self.thread.tid),
             values,
             loads,
+            depends_on,
             param_bytes,
         }
     }
@@ -735,8 +899,14 @@ impl Search<'_> {
             None
         };
         let v = v.unwrap_or_else(|| {
-            let v = BV::fresh_const("load", n.min(64));
-            if matches!(acc.space, Space::Global | Space::Generic) && n <= 64 {
+            let global = matches!(acc.space, Space::Global | Space::Generic);
+            let kind = if global && n <= 64 {
+                origin::GLOBAL
+            } else {
+                origin::MEMORY
+            };
+            let v = BV::fresh_const(&origin::tag(kind, path.pc), n.min(64));
+            if global && n <= 64 {
                 let at = addr.bvadd(lit((k * usize::from(acc.size)) as u64));
                 let when = Bool::and(&path.cond);
                 path.loads.push((when, at, acc.size, zext64(&v)));
@@ -784,9 +954,16 @@ impl Search<'_> {
                 return match guard {
                     None => Next::End,
                     Some(g) => {
-                        path.cond.push(g.not());
-                        if self.check(&path.cond) == SatResult::Unsat {
-                            return Next::End;
+                        let stay = g.not().simplify();
+                        match stay.as_bool() {
+                            Some(false) => return Next::End,
+                            Some(true) => {}
+                            None => {
+                                // no query: a path that cannot stay
+                                // decides nothing, as its queries are
+                                // unsatisfiable
+                                path.cond.push(stay);
+                            }
                         }
                         path.pc += 1;
                         Next::Go
@@ -795,53 +972,33 @@ impl Search<'_> {
             }
             Op::Bra { target } => {
                 let target = *target as usize;
-                let backward = target <= path.pc;
-                let unroll = self.opts.unroll;
                 let Some(g) = guard else {
-                    return if take(path, target, backward, unroll) {
-                        Next::Go
-                    } else {
-                        Next::Cut
-                    };
+                    path.pc = target;
+                    return Next::Go;
                 };
                 let g = g.simplify();
-                let mut taken_cond = path.cond.clone();
-                taken_cond.push(g.clone());
-                let mut fall_cond = path.cond.clone();
-                fall_cond.push(g.not());
-                // a guard that is a constant needs no query (the path
-                // itself is live)
-                let (can_take, can_fall) = match g.as_bool() {
-                    Some(v) => (v, !v),
-                    None => (
-                        self.check(&taken_cond) != SatResult::Unsat,
-                        self.check(&fall_cond) != SatResult::Unsat,
-                    ),
-                };
-                let mut taken = path.clone();
-                taken.cond = taken_cond;
-                path.cond = fall_cond;
-                path.pc += 1;
-                return match (can_take, can_fall) {
-                    (true, true) => {
-                        if take(&mut taken, target, backward, unroll) {
-                            Next::Fork(Box::new(taken))
-                        } else {
-                            // the loop's bound: the path that leaves goes on
-                            Next::Go
-                        }
+                // A guard that simplifies to a constant goes one way. Else
+                // both sides go on without asking the solver whether each
+                // can happen: a side that cannot happen makes every later
+                // query unsatisfiable (no witness comes from it), it merges
+                // with the other side where they meet, and a loop it turns
+                // stops at the bound. Asking at every branch cost more than
+                // it saved.
+                match g.as_bool() {
+                    Some(true) => {
+                        path.pc = target;
+                        return Next::Go;
                     }
-                    (true, false) => {
-                        if take(&mut taken, target, backward, unroll) {
-                            *path = taken;
-                            Next::Go
-                        } else {
-                            Next::Cut
-                        }
+                    Some(false) => {}
+                    None => {
+                        let mut taken = path.clone();
+                        taken.cond.push(g.clone());
+                        taken.pc = target;
+                        path.cond.push(g.not());
+                        path.pc += 1;
+                        return Next::Fork(Box::new(taken));
                     }
-                    (false, true) => Next::Go,
-                    (false, false) => Next::End,
-                };
+                }
             }
             op => {
                 self.ask(path, &guard, op);
@@ -854,7 +1011,14 @@ impl Search<'_> {
 
     /// What the instruction writes.
     fn effect(&mut self, path: &mut Path, guard: &Option<Bool>, op: &Op) {
-        let fresh = |bits: u32| BV::fresh_const("v", 64).bvand(lit(mask_u64(bits)));
+        // fresh values are named after where they come from (the
+        // instruction, and why the search does not know them)
+        let pc = path.pc;
+        let tag = origin::tag(origin::OPAQUE, pc);
+        let named = |kind: char, bits: u32| {
+            BV::fresh_const(&origin::tag(kind, pc), 64).bvand(lit(mask_u64(bits)))
+        };
+        let fresh = |bits: u32| named(origin::OPAQUE, bits);
         match op {
             Op::Mov { d, a, bits } => {
                 let v = mask64(&self.value(path, *a), u32::from(*bits).max(1));
@@ -897,16 +1061,16 @@ impl Search<'_> {
                 }
             }
             Op::Bin { op, ty, d, a, b } => {
-                let v = alu::binary(*op, *ty, &self.value(path, *a), &self.value(path, *b));
+                let v = alu::binary(*op, *ty, &self.value(path, *a), &self.value(path, *b), &tag);
                 self.set(path, guard, *d, v);
             }
             Op::Un { op, ty, d, a } => {
-                let v = alu::unary(*op, *ty, &self.value(path, *a));
+                let v = alu::unary(*op, *ty, &self.value(path, *a), &tag);
                 self.set(path, guard, *d, v);
             }
             Op::Mad { op, ty, d, a, b, c } => {
                 let bits = u32::from(ty.bits) * if *op == alu_mulwide() { 2 } else { 1 };
-                let p = alu::binary(*op, *ty, &self.value(path, *a), &self.value(path, *b));
+                let p = alu::binary(*op, *ty, &self.value(path, *a), &self.value(path, *b), &tag);
                 let v = mask64(&p.bvadd(self.value(path, *c)), bits);
                 self.set(path, guard, *d, v);
             }
@@ -1017,9 +1181,9 @@ impl Search<'_> {
                 self.set(path, guard, *d, fresh(64));
             }
             Op::Shfl { d, p, .. } => {
-                self.set(path, guard, *d, fresh(32));
+                self.set(path, guard, *d, named(origin::OTHER_THREAD, 32));
                 if let Some(p) = p {
-                    self.set(path, guard, *p, fresh(1));
+                    self.set(path, guard, *p, named(origin::OTHER_THREAD, 1));
                 }
             }
             Op::Ld(acc) => {
@@ -1031,8 +1195,8 @@ impl Search<'_> {
                             self.set(path, guard, *d, v);
                         }
                         Some(Src::Reg128(d)) => {
-                            self.set(path, guard, *d, fresh(64));
-                            self.set(path, guard, d + 1, fresh(64));
+                            self.set(path, guard, *d, named(origin::MEMORY, 64));
+                            self.set(path, guard, d + 1, named(origin::MEMORY, 64));
                         }
                         _ => {}
                     }
@@ -1063,7 +1227,7 @@ impl Search<'_> {
                     Some(pre) if pre.effect == Effect::Result => {
                         let terms = self.base_terms().with(Var::A, x);
                         let holds = eval_cond(&Z3(&terms), &self.profile, &pre.holds);
-                        holds.ite(&v, &fresh(if *wide { 64 } else { 32 }))
+                        holds.ite(&v, &named(origin::UNDEFINED, if *wide { 64 } else { 32 }))
                     }
                     _ => v,
                 };
@@ -1129,11 +1293,13 @@ impl Search<'_> {
             // remembered either)
             Op::Async(a) => match **a {
                 AsyncInstr::MbarUpdate { d: Some(d), .. } => {
-                    self.set(path, guard, d, fresh(64));
+                    self.set(path, guard, d, named(origin::MBARRIER, 64));
                 }
-                AsyncInstr::MbarWait { d, .. } => self.set(path, guard, d, fresh(1)),
+                AsyncInstr::MbarWait { d, .. } => {
+                    self.set(path, guard, d, named(origin::MBARRIER, 1))
+                }
                 AsyncInstr::MbarPendingCount { d, .. } => {
-                    self.set(path, guard, d, fresh(32));
+                    self.set(path, guard, d, named(origin::MBARRIER, 32));
                 }
                 _ => {}
             },
@@ -1141,7 +1307,67 @@ impl Search<'_> {
         }
     }
 
-    fn findings(&self) -> Vec<Finding> {
+    /// The open paths of a stopped search that can reach each
+    /// instruction: how many, and the first few (a path is open at an
+    /// instruction, inside loops at some turns).
+    fn reach(&self, flow: &crate::flow::Flow) -> Vec<(usize, Vec<Open>)> {
+        const SHOWN: usize = 8;
+        let n = self.prog.code().len();
+        let mut at: Vec<(usize, Vec<Open>)> = vec![(0, Vec::new()); n + 1];
+        let Some(stop) = &self.stop else {
+            return at;
+        };
+        let place = |pc: usize| {
+            let (text, offset) = self.prog.text(pc).unwrap_or(("", 0));
+            (text.to_string(), offset)
+        };
+        let mut reached: HashMap<usize, Vec<bool>> = HashMap::new();
+        for (pc, loops) in &stop.open {
+            let seen = reached.entry(*pc).or_insert_with(|| {
+                let mut seen = vec![false; n + 1];
+                let mut stack = vec![*pc];
+                while let Some(p) = stack.pop() {
+                    if p > n || seen[p] {
+                        continue;
+                    }
+                    seen[p] = true;
+                    stack.extend(flow.succ.get(p).into_iter().flatten());
+                }
+                seen
+            });
+            let (instruction, offset) = place(*pc);
+            let open = Open {
+                pc: *pc,
+                instruction,
+                offset,
+                loops: loops
+                    .iter()
+                    .map(|&(h, turns)| {
+                        let (instruction, offset) = place(h);
+                        Turns {
+                            pc: h,
+                            instruction,
+                            offset,
+                            turns,
+                            bound: self.opts.unroll,
+                        }
+                    })
+                    .collect(),
+            };
+            for (p, s) in seen.iter().enumerate() {
+                if *s {
+                    at[p].0 += 1;
+                    if at[p].1.len() < SHOWN {
+                        at[p].1.push(open.clone());
+                    }
+                }
+            }
+        }
+        at
+    }
+
+    fn findings(&self, flow: &crate::flow::Flow) -> Vec<Finding> {
+        let reach = self.reach(flow);
         let mut out = Vec::new();
         let dummy = Path {
             pc: 0,
@@ -1158,17 +1384,43 @@ impl Search<'_> {
                     continue;
                 }
                 seen.push(pre.id);
-                let verdict = match self.found.get(&(pc, pre.id)) {
-                    Some(Acc {
-                        witness: Some(w), ..
-                    }) => Verdict::Witness(w.clone()),
-                    Some(Acc {
-                        unknown: Some(why), ..
-                    }) => Verdict::Unknown {
-                        reason: why.clone(),
+                let acc = self.found.get(&(pc, pre.id));
+                let (count, open) = &reach[pc];
+                let stopped = self.stop.as_ref().filter(|_| *count > 0).map(|st| {
+                    let shown = if open.len() < *count {
+                        format!(" (the first {} listed)", open.len())
+                    } else {
+                        String::new()
+                    };
+                    format!(
+                        "the search stopped at {} with {count} open path(s) that can still reach this instruction{shown}",
+                        st.why,
+                    )
+                });
+                let verdict = match (acc, stopped) {
+                    (
+                        Some(Acc {
+                            witness: Some(w), ..
+                        }),
+                        _,
+                    ) => Verdict::Witness(w.clone()),
+                    (
+                        Some(Acc {
+                            unknown: Some(why), ..
+                        }),
+                        st,
+                    ) => Verdict::Unknown {
+                        reason: match st {
+                            Some(st) => format!("{why}; and {st}"),
+                            None => why.clone(),
+                        },
+                        open: open.clone(),
+                        candidate: None,
                     },
-                    _ if self.stopped => Verdict::Unknown {
-                        reason: "the search stopped at its path or time limit".into(),
+                    (_, Some(st)) => Verdict::Unknown {
+                        reason: st,
+                        open: open.clone(),
+                        candidate: None,
                     },
                     _ => Verdict::CannotHappen,
                 };
@@ -1187,10 +1439,25 @@ impl Search<'_> {
 }
 
 /// One path for two at the same pc: either's condition, and registers
-/// that take the first's value where its condition holds.
+/// that take the first's value where its condition holds. Both paths come
+/// from one by forks, so their conditions (and loads) begin alike: the
+/// common part is kept once and only what follows is joined, which keeps
+/// the terms small and the conjuncts apart.
 fn merge(a: Path, b: Path) -> Path {
-    let ca = Bool::and(&a.cond);
-    let cb = Bool::and(&b.cond);
+    let k = a
+        .cond
+        .iter()
+        .zip(&b.cond)
+        .take_while(|(x, y)| PartialEq::eq(*x, *y))
+        .count();
+    // what both went on to assume (a precondition asked on both sides) is
+    // kept once, outside the disjunction
+    let (sa, sb) = (&a.cond[k..], &b.cond[k..]);
+    let both: Vec<Bool> = sa.iter().filter(|x| sb.contains(x)).cloned().collect();
+    let ra: Vec<Bool> = sa.iter().filter(|x| !both.contains(x)).cloned().collect();
+    let rb: Vec<Bool> = sb.iter().filter(|x| !both.contains(x)).cloned().collect();
+    let ca = Bool::and(&ra);
+    let cb = Bool::and(&rb);
     let regs = a
         .regs
         .iter()
@@ -1203,29 +1470,31 @@ fn merge(a: Path, b: Path) -> Path {
             }
         })
         .collect();
+    let mut cond = a.cond[..k].to_vec();
+    for c in both {
+        if !cond.contains(&c) {
+            cond.push(c);
+        }
+    }
+    let either = Bool::or(&[ca, cb]).simplify();
+    if either.as_bool() != Some(true) {
+        cond.push(either);
+    }
+    let j = a
+        .loads
+        .iter()
+        .zip(&b.loads)
+        .take_while(|(x, y)| PartialEq::eq(&x.0, &y.0) && PartialEq::eq(&x.3, &y.3))
+        .count();
     let mut loads = a.loads;
-    loads.extend(b.loads);
+    loads.extend(b.loads.into_iter().skip(j));
     Path {
         pc: a.pc,
         regs,
-        cond: vec![Bool::or(&[ca, cb])],
+        cond,
         visits: a.visits,
         loads,
     }
-}
-
-/// Moves the path to a branch target, counting backward branches; `false`
-/// when the loop bound is reached.
-fn take(p: &mut Path, target: usize, backward: bool, unroll: u32) -> bool {
-    if backward {
-        let n = p.visits.entry(target).or_insert(0);
-        *n += 1;
-        if *n > unroll {
-            return false;
-        }
-    }
-    p.pc = target;
-    true
 }
 
 fn alu_mulwide() -> ptx_semantics::sim::program::BinOp {

@@ -6,14 +6,21 @@
 //! reach the instruction with the precondition false: "cannot happen" when
 //! it cannot, else a witness (parameters, geometry and thread), which
 //! [`replay`] runs through the concrete simulator to confirm that the same
-//! clause is hit at the same instruction.
+//! clause is hit at the same instruction (one it does not confirm is
+//! reported unknown, as is what a search stopped at its limits had not
+//! settled, each with its reason).
 
 #![forbid(unsafe_code)]
 
 mod alu;
 pub mod boundary;
 mod exec;
+mod flow;
+mod origin;
 pub mod replay;
+mod slice;
+#[cfg(test)]
+mod tests;
 mod z3dom;
 
 use ptx_semantics::precond::Precondition;
@@ -44,7 +51,10 @@ impl Default for Bounds {
 #[derive(Clone, Debug, Serialize)]
 pub struct Options {
     pub bounds: Bounds,
-    /// Times a path may take the same backward branch.
+    /// Turns a loop may take each time a path enters it (a loop is a
+    /// strongly connected part of the control flow, entered at its header;
+    /// one nested in another counts its turns afresh on each turn of the
+    /// outer one).
     pub unroll: u32,
     /// Per-query solver timeout in milliseconds.
     pub timeout_ms: u32,
@@ -55,7 +65,8 @@ pub struct Options {
     /// Paths explored at most (past it the search stops and says so).
     pub max_paths: usize,
     /// Time the search may take, in milliseconds (past it the search
-    /// stops, and what has no witness is reported unknown).
+    /// stops, and what it had not settled is reported unknown, with the
+    /// paths it left open; a query gets no more than what is left).
     pub budget_ms: u64,
 }
 
@@ -73,7 +84,7 @@ impl Default for Options {
             timeout_ms: 1_000,
             pointer_params: true,
             max_paths: 1024,
-            budget_ms: 20_000,
+            budget_ms: 2_000,
         }
     }
 }
@@ -86,10 +97,42 @@ pub enum Verdict {
     /// precondition false (or none reaches the instruction).
     CannotHappen,
     Witness(Witness),
-    /// The solver gave up on some path (its reason); never read as safe.
+    /// Not decided (never read as safe): the solver gave up on a query,
+    /// the search stopped at a limit before every path that can reach the
+    /// instruction was explored (`open` says where those paths were), or
+    /// a witness was found that the replay did not confirm (`candidate`).
+    /// `reason` says which, in words.
     Unknown {
         reason: String,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        open: Vec<Open>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        candidate: Option<Box<Witness>>,
     },
+}
+
+/// A path the search had not finished when it stopped.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Open {
+    /// The instruction it was at (index, text, byte offset).
+    pub pc: usize,
+    pub instruction: String,
+    pub offset: u32,
+    /// The loops it was in, outermost first.
+    pub loops: Vec<Turns>,
+}
+
+/// A loop an open path was in, and how far.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Turns {
+    /// The loop's header (index, text, byte offset).
+    pub pc: usize,
+    pub instruction: String,
+    pub offset: u32,
+    /// Turns taken since the path entered the loop, of at most `bound`
+    /// (`--unroll`).
+    pub turns: u32,
+    pub bound: u32,
 }
 
 /// Inputs that reach an undefined case.
@@ -107,8 +150,23 @@ pub struct Witness {
     pub values: Vec<(String, u64)>,
     /// Values the path loaded from global memory: address, bytes, value.
     pub loads: Vec<(u64, u8, u64)>,
+    /// Values the precondition's operands depend on that the search does
+    /// not know (the replay computes them; where they decide the outcome
+    /// it may not confirm the witness).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub depends_on: Vec<Dependence>,
     #[serde(skip)]
     pub(crate) param_bytes: Vec<Vec<u8>>,
+}
+
+/// An instruction whose result the search took to be any value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Dependence {
+    pub pc: usize,
+    pub instruction: String,
+    pub offset: u32,
+    /// Why the search does not know its result, in words.
+    pub why: &'static str,
 }
 
 /// What the replay through the simulator found.
@@ -164,10 +222,14 @@ pub struct Analysis {
     pub findings: Vec<Finding>,
     /// Paths explored to their end.
     pub paths: usize,
-    /// Paths cut at the unroll bound, and whether the path limit stopped
-    /// the search: the verdicts hold within these bounds.
+    /// Paths cut at the unroll bound (whether each could happen is not
+    /// asked), and whether a limit (paths or time) stopped the search: the
+    /// verdicts hold within these bounds.
     pub unroll_cut: usize,
     pub path_limit_hit: bool,
+    /// Which limit stopped the search, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
     pub queries: usize,
     /// Wall time of the search (solver included), in milliseconds.
     pub solve_ms: f64,

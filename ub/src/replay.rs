@@ -15,6 +15,40 @@ use crate::{Finding, Options, Replay, Verdict};
 /// capabilities, "maximum amount of shared memory per thread block", 9.0).
 const MAX_SHARED_PER_CTA: u64 = 227 * 1024;
 
+/// Replays the witness of `finding` and settles its verdict: a witness
+/// the replay does not confirm is no witness. It becomes `unknown`, with
+/// what the replay saw and the instructions the search did not know that
+/// the witness's operands depend on; the witness is kept as the
+/// candidate.
+pub fn settle(module: &Module, kernel: &str, opts: &Options, finding: &mut Finding) {
+    let r = replay(module, kernel, opts, finding);
+    if let (
+        Verdict::Witness(w),
+        Some(Replay::NotConfirmed { what } | Replay::Impossible { why: what }),
+    ) = (&finding.verdict, &r)
+    {
+        let mut reason =
+            format!("a witness was found, but the simulator's replay did not confirm it: {what}");
+        if !w.depends_on.is_empty() {
+            let on: Vec<String> = w
+                .depends_on
+                .iter()
+                .map(|d| format!("`{}` ({})", d.instruction, d.why))
+                .collect();
+            reason.push_str(&format!(
+                "; the precondition's operands depend on {}",
+                on.join(", ")
+            ));
+        }
+        finding.verdict = Verdict::Unknown {
+            reason,
+            open: Vec::new(),
+            candidate: Some(Box::new(w.clone())),
+        };
+    }
+    finding.replay = r;
+}
+
 /// Replays the witness of `finding` (none for other verdicts).
 pub fn replay(module: &Module, kernel: &str, opts: &Options, finding: &Finding) -> Option<Replay> {
     let Verdict::Witness(w) = &finding.verdict else {
