@@ -1,5 +1,6 @@
 //! Stops the build with one line saying what to install when Z3's C
-//! library is missing, instead of a linker error at the very end. The z3
+//! library, or on Linux the C++ runtime's development files it links, is
+//! missing, instead of a linker error at the very end. The z3
 //! crate links the system `libz3`; this looks for it where the linker
 //! would: `Z3_LIBRARY_PATH_OVERRIDE`, `LIBRARY_PATH`, the usual library
 //! folders, and the loader's cache. `PTX_CONFORM_NO_Z3_CHECK=1` skips the
@@ -48,5 +49,25 @@ fn main() {
              `cargo build --release -p ptx-conformance --no-default-features --features cuda`. \
              (PTX_CONFORM_NO_Z3_CHECK=1 skips this check.)"
         );
+    }
+    // Z3 is C++: on Linux the link needs libstdc++'s development files,
+    // which a C compiler alone may not bring (Debian's gcc without g++)
+    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
+        let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+        if let Ok(o) = std::process::Command::new(cc)
+            .arg("-print-file-name=libstdc++.so")
+            .output()
+        {
+            let path = String::from_utf8_lossy(&o.stdout);
+            if o.status.success() && !path.trim().starts_with('/') {
+                panic!(
+                    "The C++ standard library's development files (libstdc++.so), which linking \
+                     Z3 needs, were not found. Install them (Debian/Ubuntu: `apt-get install g++`; \
+                     Fedora: `dnf install gcc-c++`), or build without `conform ub`: \
+                     `cargo build --release -p ptx-conformance --no-default-features --features cuda`. \
+                     (PTX_CONFORM_NO_Z3_CHECK=1 skips this check.)"
+                );
+            }
+        }
     }
 }
