@@ -18,7 +18,7 @@
 //! valid object's eight bytes is undefined (PTX ISA 9.7.13.15).
 
 use super::super::{lanes, Lane, Machine, LANES};
-use super::{Loc, Stop, OPERAND};
+use super::{le, Loc, Stop, OPERAND};
 use crate::mbarrier::{self, State};
 use crate::precond::table::{self, MbarOp};
 use crate::precond::{self, Env};
@@ -213,7 +213,6 @@ impl Machine<'_> {
     /// The mbarrier at an address: its CTA and offset, after the rules of
     /// `op` on it (`table::mbarrier`: its place, alignment, and the range
     /// of `operand`, the instruction's count, txCount or phaseParity).
-    #[allow(clippy::too_many_arguments)]
     fn mbar_at(
         &mut self,
         w: usize,
@@ -414,7 +413,7 @@ impl Machine<'_> {
                     precond::check(&self.profile, pre, &env).map_err(Stop::Undefined)?;
                 }
                 let dst = self
-                    .resolve(w, l, Space::SharedCluster.or_generic(space), a, n as u64)
+                    .resolve(w, l, space, a, n as u64)
                     .map_err(Stop::Undefined)?;
                 let key = self.mbar_at(w, l, mbar, space, MbarOp::StAsync, 0)?;
                 let m = self.address(w, l, mbar)?;
@@ -462,9 +461,7 @@ impl Machine<'_> {
                 for pre in table::st_bulk(space == Space::Generic) {
                     precond::check(&self.profile, pre, &env).map_err(Stop::Undefined)?;
                 }
-                let loc = self
-                    .resolve(w, l, Space::SharedCta.or_generic(space), a, n)
-                    .map_err(Stop::Undefined)?;
+                let loc = self.resolve(w, l, space, a, n).map_err(Stop::Undefined)?;
                 self.plain_write_check(w, l, pc, loc, n as usize)
                     .map_err(Stop::Undefined)?;
                 for k in (0..n as usize).step_by(8) {
@@ -1109,7 +1106,7 @@ impl Machine<'_> {
         self.diverge(w);
         let mut waiting = 0u32;
         for l in lanes(exec) {
-            match self.wait_lane(w, l, pc, ins) {
+            match self.wait_lane(w, l, ins) {
                 Ok(true) => {}
                 Ok(false) => waiting |= 1 << l,
                 Err(Stop::Undefined(u)) => self.undefined(w, l, pc, u),
@@ -1131,14 +1128,18 @@ impl Machine<'_> {
     }
 
     /// Whether the lane may go on past the wait (its result written).
-    fn wait_lane(&mut self, w: usize, l: usize, _pc: u32, ins: &AsyncInstr) -> Result<bool, Stop> {
+    fn wait_lane(&mut self, w: usize, l: usize, ins: &AsyncInstr) -> Result<bool, Stop> {
         let t = w * LANES + l;
         match *ins {
-            AsyncInstr::CpWait { n, all } | AsyncInstr::BulkWait { n, read: all } => {
-                let bulk = matches!(ins, AsyncInstr::BulkWait { .. });
-                let read_only = bulk && all;
+            AsyncInstr::CpWait { .. } | AsyncInstr::BulkWait { .. } => {
+                // (n, bulk, wait_all, .read)
+                let (n, bulk, wait_all, read_only) = match *ins {
+                    AsyncInstr::CpWait { n, all } => (n, false, all, false),
+                    AsyncInstr::BulkWait { n, read } => (n, true, false, read),
+                    _ => unreachable!(),
+                };
                 let g = self.asy.groups.entry(t).or_default();
-                if !bulk && all {
+                if wait_all {
                     // cp.async.wait_all: a commit, then wait_group 0
                     let open = std::mem::take(&mut g.cp_open);
                     g.cp.push_back(open);
@@ -1277,26 +1278,5 @@ impl Machine<'_> {
             "`{text}` waits on the mbarrier at shared offset {:#x} of the CTA of cluster rank {} ({state}); no thread or asynchronous operation can complete its phase",
             key.1, key.0
         )
-    }
-}
-
-fn le(b: &[u8]) -> u64 {
-    b.iter()
-        .rev()
-        .fold(0u64, |acc, &x| (acc << 8) | u64::from(x))
-}
-
-trait OrGeneric {
-    fn or_generic(self, given: Space) -> Space;
-}
-
-impl OrGeneric for Space {
-    /// The instruction's space, or generic when it names none.
-    fn or_generic(self, given: Space) -> Space {
-        if given == Space::Generic {
-            Space::Generic
-        } else {
-            self
-        }
     }
 }
