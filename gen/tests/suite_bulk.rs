@@ -13,7 +13,10 @@ use ptx_gen::suite::bulk::{self, plans, spelled};
 use ptx_gen::suite::manifest::Provenance;
 use ptx_gen::suite::{Built, Options};
 use ptx_semantics::check::{check_module, Options as CheckOptions};
-use ptx_semantics::sim::{prepare, run, Arg, Launch, Schedule, WindowProfile};
+use ptx_semantics::sim::Schedule;
+
+mod common;
+use common::simulate;
 
 fn ours() -> &'static [Built] {
     static BUILT: std::sync::OnceLock<Vec<Built>> = std::sync::OnceLock::new();
@@ -27,47 +30,6 @@ fn ours() -> &'static [Built] {
             })
             .collect()
     })
-}
-
-/// The output buffer under `schedule` (buffers placed by the simulator,
-/// `out` filled with 0xA5 first, as `conform run` does).
-fn simulate(b: &Built, schedule: Schedule) -> Result<Vec<u8>, String> {
-    let g = &b.group;
-    let module = ptx_semantics::ptx::parse(&b.ptx).map_err(|e| e.to_string())?;
-    let prog = prepare(&module, &g.entry, &WindowProfile::SM90).map_err(|e| e.to_string())?;
-    let mut launch = Launch::new(
-        g.grid,
-        g.block,
-        vec![
-            Arg::Buffer {
-                addr: None,
-                bytes: b.input.clone(),
-            },
-            Arg::Buffer {
-                addr: None,
-                bytes: vec![0xa5; g.output_bytes()],
-            },
-        ],
-    );
-    launch.cluster = Some(g.cluster);
-    launch.schedule = schedule;
-    let out = run(&prog, &launch).map_err(|e| e.to_string())?;
-    if let Some(r) = out.reports.iter().chain(&out.undefined_results).next() {
-        return Err(format!(
-            "{} report(s); the first at `{}`: {:?} {}",
-            out.reports.len() + out.undefined_results.len(),
-            r.instruction,
-            r.kind,
-            r.note
-        ));
-    }
-    let out = out.buffers.into_iter().nth(1).ok_or("no output buffer")?;
-    if let Some(k) = out.unspecified.iter().position(|&u| u != 0) {
-        if b.mask.get(k).copied().unwrap_or(0) == 0 {
-            return Err(format!("byte {k} of `out` is unspecified"));
-        }
-    }
-    Ok(out.bytes)
 }
 
 fn first_difference(b: &Built, actual: &[u8]) -> Option<String> {

@@ -9,7 +9,13 @@
 use ptx_gen::suite::manifest::Provenance;
 use ptx_gen::suite::{addr, mem, plans, Built, Options};
 use ptx_semantics::check::{check_module, Options as CheckOptions};
-use ptx_semantics::sim::{prepare, run, Arg, Launch, WindowProfile};
+use ptx_semantics::sim::Schedule;
+
+mod common;
+
+fn simulate(b: &Built) -> Result<Vec<u8>, String> {
+    common::simulate(b, Schedule::Eager)
+}
 
 /// The families these modules add, by the first word of their forms.
 const OPCODES: &[&str] = &[
@@ -43,44 +49,6 @@ fn ours() -> &'static [Built] {
             })
             .collect()
     })
-}
-
-/// The output buffer the simulator leaves, as `conform run --impl
-/// simulator` runs a group (buffers placed by the simulator, `out` filled
-/// with 0xA5 first).
-fn simulate(b: &Built) -> Result<Vec<u8>, String> {
-    let g = &b.group;
-    let module = ptx_semantics::ptx::parse(&b.ptx).map_err(|e| e.to_string())?;
-    let prog = prepare(&module, &g.entry, &WindowProfile::SM90).map_err(|e| e.to_string())?;
-    let mut launch = Launch::new(
-        g.grid,
-        g.block,
-        vec![
-            Arg::Buffer {
-                addr: None,
-                bytes: b.input.clone(),
-            },
-            Arg::Buffer {
-                addr: None,
-                bytes: vec![0xa5; g.output_bytes()],
-            },
-        ],
-    );
-    launch.cluster = Some(g.cluster);
-    let out = run(&prog, &launch).map_err(|e| e.to_string())?;
-    if let Some(r) = out.reports.first() {
-        return Err(format!(
-            "{} thread(s) stopped; the first at `{}`: {:?}",
-            out.reports.len(),
-            r.instruction,
-            r.kind
-        ));
-    }
-    out.buffers
-        .into_iter()
-        .nth(1)
-        .map(|b| b.bytes)
-        .ok_or_else(|| "no output buffer".to_string())
 }
 
 #[test]
