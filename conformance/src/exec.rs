@@ -18,8 +18,21 @@ use std::process::ExitCode;
 ///                                                     N bytes of 0xBB, the bytes given, a
 ///                                                     file's bytes); the parameter gets its
 ///                                                     address. Append @0xADDR to place it.
+///   tmap:FIELDS                                       a tensor map (a `.param .align 64 .b8
+///                                                     NAME[128]` parameter) in the model's
+///                                                     encoding, from comma-separated fields:
+///       type=u8|u16|u32|s32|u64|s64|f16|f32|f64|bf16|f32.ftz|tf32|tf32.ftz
+///       dims=D0xD1..  strides=S1xS2.. (bytes; default dense, rows rounded up to 16)
+///       box=B0xB1..  estrides=E0xE1..  interleave=none|16B|32B
+///       swizzle=none|32B|64B|128B|96B  atomicity=16B|32B|32B_flip_8B|64B
+///       l2=none|64B|128B|256B  fill=zero|nan
+///       base=argN[+OFF] (the buffer of argument N) | 0xADDR
+///       im2col maps: lower=..,upper=..,channels=N,pixels=N instead of box
+///     e.g. tmap:type=f32,dims=64x32,box=32x8,swizzle=128B,base=arg0
+///     A map that breaks a rule of the tensor map is refused, naming the field
+///     and the rule.
 ///
-/// Asynchronous operations (bulk copies and reductions, st.async, cp.async,
+/// Asynchronous operations (bulk and tensor copies and reductions, st.async, cp.async,
 /// the arrive-on of cp.async.mbarrier.arrive) read, write and complete when
 /// --schedule says: eager (when issued), late (only when no thread can go
 /// on without them), random:SEED, or all (every order, up to
@@ -35,6 +48,7 @@ use std::process::ExitCode;
 /// branch or address, a deadlock, or the step budget).
 #[derive(clap::Args)]
 #[command(
+    verbatim_doc_comment,
     after_help = "Exit codes: 0 every thread ran to its end, 1 some thread stopped (undefined behaviour, deadlock, step budget), 2 usage error, unreadable or unsupported input."
 )]
 pub struct ExecArgs {
@@ -169,6 +183,25 @@ pub fn parse_arg(text: &str) -> Result<Arg> {
                 .to_vec(),
         ),
         "hex" => Arg::Bytes(hex(rest)?),
+        "tmap" => {
+            use ptx_semantics::tensor::{Base, MapText};
+            let m = MapText::parse(rest).map_err(|e| anyhow!("--arg `{text}`: {e}"))?;
+            m.map
+                .validate_on(90)
+                .map_err(|e| anyhow!("--arg `{text}`: {e}"))?;
+            let buffer = match m.base {
+                Base::Arg(n) => Some(n),
+                Base::Addr(_) => None,
+                Base::Named(n) => {
+                    bail!("--arg `{text}`: base `{n}`: name a buffer argument as argN, or give an address")
+                }
+            };
+            Arg::TensorMap {
+                map: m.map,
+                buffer,
+                offset: m.offset,
+            }
+        }
         "buf" => {
             let (spec, addr) = match rest.rsplit_once('@') {
                 Some((s, a)) => (s, Some(number(a)? as u64)),

@@ -45,7 +45,6 @@ enum Command {
     /// Decide PTX litmus tests under the PTX memory consistency model.
     #[command(subcommand)]
     Litmus(litmus_cmd::LitmusCommand),
-    /// Run a kernel on the simulator.
     Exec(exec::ExecArgs),
     /// Can a kernel reach undefined behaviour? Z3 finds witnesses or proves it cannot.
     #[cfg(feature = "ub")]

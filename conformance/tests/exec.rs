@@ -270,3 +270,99 @@ fn schedules_of_asynchronous_copies() {
     assert_eq!(code!(o), 2);
     assert!(String::from_utf8_lossy(&o.stderr).contains("eager, late, random:SEED or all"));
 }
+
+const TENSOR: &str = ".version 8.7
+.target sm_90a
+.address_size 64
+
+// loads the 16 x 2 u32 box at (4, 1) of a 32 x 4 tensor and copies it out
+.visible .entry k(.param .u64 pin, .param .u64 pout, .param .align 64 .b8 map[128])
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<8>;
+	.shared .align 128 .b8 tile[128];
+	.shared .align 8 .b64 bar;
+	ld.param.u64 %rd1, [pout];
+	mbarrier.init.shared::cta.b64 [bar], 1;
+	fence.mbarrier_init.release.cluster;
+	mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [bar], 128;
+	cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [tile], [map, {4, 1}], [bar];
+WAIT:
+	mbarrier.try_wait.parity.shared::cta.b64 %p1, [bar], 0;
+	@!%p1 bra WAIT;
+	mov.u32 %r1, 0;
+LOOP:
+	mov.u32 %r2, tile;
+	add.u32 %r2, %r2, %r1;
+	ld.shared.u32 %r3, [%r2];
+	cvt.u64.u32 %rd3, %r1;
+	add.u64 %rd4, %rd1, %rd3;
+	st.global.u32 [%rd4], %r3;
+	add.u32 %r1, %r1, 4;
+	setp.lt.u32 %p1, %r1, 128;
+	@%p1 bra LOOP;
+	ret;
+}
+";
+
+#[test]
+fn a_tensor_map_argument_from_fields() {
+    let ptx = write("tensor.ptx", TENSOR);
+    let p = ptx.to_str().unwrap();
+    // the tensor: u32 element i holds i
+    let input: String = (0..128u32)
+        .map(|i| format!("{:08x}", i.swap_bytes()))
+        .collect();
+    let buf = format!("buf:hex:{input}");
+    let o = conform(&[
+        "exec",
+        p,
+        "--kernel",
+        "k",
+        "--arg",
+        &buf,
+        "--arg",
+        "buf:128",
+        "--arg",
+        "tmap:type=u32,dims=32x4,box=16x2,base=arg0",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // rows 1 and 2, elements 4..20 of each
+    let want: String = [1u32, 2]
+        .iter()
+        .flat_map(|&y| (4..20u32).map(move |x| y * 32 + x))
+        .map(|i| format!("{:08x}", i.swap_bytes()))
+        .collect();
+    assert!(out.contains(&want), "{out}");
+
+    // a field combination the map's rules refuse: exit 2, naming the field
+    // and the rule
+    for (arg, field) in [
+        (
+            "tmap:type=u32,dims=32x4,strides=136,box=16x2,base=arg0",
+            "globalStrides[0]",
+        ),
+        ("tmap:type=u32,dims=32x4,box=16x300,base=arg0", "boxDim[1]"),
+        (
+            "tmap:type=u32,dims=32x4,box=16x2,swizzle=32B,base=arg0",
+            "field `swizzle`",
+        ),
+        ("tmap:type=u33,dims=32x4,box=16x2,base=arg0", "type"),
+    ] {
+        let o = conform(&[
+            "exec", p, "--kernel", "k", "--arg", &buf, "--arg", "buf:128", "--arg", arg,
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{arg}: {err}");
+        assert!(err.contains(field), "{arg}: {err}");
+    }
+    let help = conform(&["exec", "--help"]);
+    assert!(String::from_utf8_lossy(&help.stdout).contains("tmap:FIELDS"));
+}

@@ -620,7 +620,27 @@ fn async_preconditions(
                 .with(Var::Size, s.value(path, *size));
             all(table::st_bulk(*space == Space::Generic), &t);
         }
+        AsyncInstr::Tensor(t) => {
+            // the map's own rules need its bytes, which the search does not
+            // follow: only the mbarrier's and the multicast mask's
+            if let ptx_semantics::sim::program::TensorDir::Load {
+                dst_space,
+                mbar: m,
+                cta_mask,
+                ..
+            } = &t.dir
+            {
+                let t = base.clone().with(Var::Mbar, s.address(path, *m));
+                all(table::mbarrier(MbarOp::Bulk, *dst_space), &t);
+                if let Some(c) = cta_mask {
+                    let t = t.with(Var::CtaMask, mask64(&s.value(path, *c), 16));
+                    all(vec![table::bulk_multicast()], &t);
+                }
+            }
+        }
         AsyncInstr::MbarPendingCount { .. }
+        | AsyncInstr::TensormapReplace { .. }
+        | AsyncInstr::FenceProxyTensormap
         | AsyncInstr::BulkCommit
         | AsyncInstr::BulkWait { .. }
         | AsyncInstr::CpCommit

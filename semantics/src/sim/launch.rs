@@ -14,6 +14,15 @@ pub enum Arg {
     /// The parameter's bytes, little-endian (as many as the parameter has;
     /// fewer are zero-extended).
     Bytes(Vec<u8>),
+    /// A tensor map in the model's encoding
+    /// ([`crate::tensor::TensorMap::to_bytes`]), its `globalAddress` the
+    /// address of the buffer of argument `buffer` plus `offset` (`None`:
+    /// the map's own address).
+    TensorMap {
+        map: crate::tensor::TensorMap,
+        buffer: Option<usize>,
+        offset: u64,
+    },
 }
 
 impl Arg {
@@ -116,6 +125,8 @@ pub enum LaunchError {
     Overlap(u64, u64),
     #[error("bad launch shape: {0}")]
     Shape(String),
+    #[error("argument {index}: a tensor map's base is argument {buffer}, which is not a buffer")]
+    MapBase { index: usize, buffer: usize },
 }
 
 /// A thread's coordinates.

@@ -50,6 +50,17 @@ impl Global {
             .then_some((self.last, off as usize))
     }
 
+    /// `find`, leaving the last region hit as it is.
+    pub fn lookup(&self, addr: u64, size: u64) -> Option<(usize, usize)> {
+        let i = self
+            .regions
+            .partition_point(|r| r.base <= addr)
+            .checked_sub(1)?;
+        let r = &self.regions[i];
+        (addr.wrapping_sub(r.base).saturating_add(size) <= r.bytes.len() as u64)
+            .then(|| (i, (addr - r.base) as usize))
+    }
+
     /// The region holding `[addr, addr + size)` and the offset in it.
     pub fn find(&mut self, addr: u64, size: u64) -> Option<(usize, usize)> {
         let hit = |r: &Region| {

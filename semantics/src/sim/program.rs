@@ -490,6 +490,57 @@ pub enum AsyncInstr {
     StBulk { addr: Addr, space: Space, size: Src },
     /// `fence.proxy.async{.space}` (`None`: every space).
     FenceProxyAsync { space: Option<Space> },
+    /// `cp.async.bulk.tensor`, `cp.reduce.async.bulk.tensor`,
+    /// `cp.async.bulk.prefetch.tensor` (PTX ISA 9.7.9.25.5).
+    Tensor(TensorInstr),
+    /// `tensormap.replace.tile.field{.ss}.b1024.type [addr], {ord,} new_val`
+    /// (PTX ISA 9.7.9.26).
+    TensormapReplace {
+        addr: Addr,
+        space: Space,
+        /// The field qualifier (`.box_dim`, ...).
+        field: String,
+        ord: u32,
+        value: Src,
+    },
+    /// `fence.proxy.tensormap::generic.{release,acquire}` (the tensormap
+    /// proxy's fence; PTX ISA 9.7.13.4).
+    FenceProxyTensormap,
+}
+
+/// Which way a tensor instruction moves data.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TensorDir {
+    /// global -> shared: into `dst` (`.shared::cta` or `.shared::cluster`),
+    /// completing on `mbar`; `cta_mask` for `.multicast::cluster`.
+    Load {
+        dst: Addr,
+        dst_space: Space,
+        mbar: Addr,
+        cta_mask: Option<Src>,
+    },
+    /// shared::cta -> global, `.bulk_group`; with `reduce`, the
+    /// `cp.reduce.async.bulk.tensor` operation.
+    Store {
+        src: Addr,
+        reduce: Option<crate::sim::reduce::BulkRedOp>,
+    },
+    /// `cp.async.bulk.prefetch.tensor`: no memory effect.
+    Prefetch,
+}
+
+/// A decoded tensor copy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TensorInstr {
+    pub dir: TensorDir,
+    /// The `.dim` (number of coordinates).
+    pub dim: u32,
+    /// `.im2col` (with the offsets operand `im2colInfo`) rather than `.tile`.
+    pub im2col: bool,
+    /// The generic address of the tensor map.
+    pub map: Addr,
+    pub coords: Vec<Src>,
+    pub offsets: Vec<Src>,
 }
 
 /// An instruction with its guard (`@p` / `@!p`).

@@ -9,12 +9,14 @@
 //! [`pattern_word`] are the two functions that sweep and its test share.
 
 pub mod map;
+pub mod text;
 pub mod tile;
 
 pub use map::{
     Atomicity, DataType, Im2col, Interleave, L2Promotion, MapError, Mode, OobFill, Swizzle,
     TensorMap,
 };
+pub use text::{Base, MapText, TextError};
 pub use tile::{
     box_shape, oob_nan, round_tf32, swizzle_addr, tile_linear, tile_load, tile_store,
     tile_store_sm90, BoxShape, SharedTile, TensorError,

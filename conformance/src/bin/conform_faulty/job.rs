@@ -87,7 +87,7 @@ impl Job {
             .ok_or("the job has no input parameter")?;
         let input = match &args[in_index] {
             Arg::Buffer { bytes, .. } => bytes.clone(),
-            Arg::Bytes(_) => unreachable!("every parameter is a buffer"),
+            Arg::Bytes(_) | Arg::TensorMap { .. } => unreachable!("every parameter is a buffer"),
         };
         let mut launch = Launch::new(self.grid, self.block, args);
         launch.cluster = Some(self.cluster);

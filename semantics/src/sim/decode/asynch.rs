@@ -132,10 +132,7 @@ impl Decoder<'_> {
             return None;
         }
         if rest.get(2) == Some(&".tensor") || rest.get(3) == Some(&".tensor") {
-            return Some(Err(self.unsupported(
-                ins,
-                "tensor copies (cp.async.bulk.tensor and its reduce and prefetch forms)",
-            )));
+            return Some(self.tensor(ins, reduce));
         }
         Some(match rest.get(2).copied() {
             Some(".commit_group") => Self::wrap(AsyncInstr::BulkCommit),
@@ -328,6 +325,9 @@ impl Decoder<'_> {
     /// need.
     pub(super) fn fence(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
         let q: Vec<&str> = ins.quals.iter().map(String::as_str).collect();
+        if q.first() == Some(&".proxy") && q.get(1) == Some(&".tensormap::generic") {
+            return Self::wrap(AsyncInstr::FenceProxyTensormap);
+        }
         if q.first() == Some(&".proxy") && q.get(1) == Some(&".async") {
             let space = q.get(2).and_then(|s| Space::from_qualifier(s));
             return Self::wrap(AsyncInstr::FenceProxyAsync { space });

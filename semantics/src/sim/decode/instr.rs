@@ -40,6 +40,7 @@ impl Decoder<'_> {
             },
             "mbarrier" => self.mbarrier(ins),
             "fence" => self.fence(ins),
+            "tensormap" => self.tensormap_replace(ins),
             _ => self.plain(ins),
         }
     }

@@ -7,6 +7,7 @@
 mod asynch;
 mod instr;
 mod plain;
+mod tensor;
 
 use std::collections::HashMap;
 

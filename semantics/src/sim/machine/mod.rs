@@ -133,7 +133,7 @@ pub fn run_owned(prog: &Program, mut launch: Launch) -> Result<Outcome, LaunchEr
         .iter_mut()
         .map(|a| match a {
             Arg::Buffer { bytes, .. } => Some(std::mem::take(bytes)),
-            Arg::Bytes(_) => None,
+            Arg::Bytes(_) | Arg::TensorMap { .. } => None,
         })
         .collect();
     run_with(prog, &launch, owned)
@@ -171,7 +171,18 @@ fn run_with(
         asy: exec::asynch::AsyncState::new(&launch.schedule),
     };
     m.asy.proxy = prog.code.iter().any(|i| match &i.op {
-        super::program::Op::Async(a) => matches!(**a, super::program::AsyncInstr::Bulk { .. }),
+        super::program::Op::Async(a) => matches!(
+            **a,
+            super::program::AsyncInstr::Bulk { .. } | super::program::AsyncInstr::Tensor(_)
+        ),
+        _ => false,
+    });
+    m.asy.tensors = prog.code.iter().any(|i| match &i.op {
+        super::program::Op::Async(a) => matches!(
+            **a,
+            super::program::AsyncInstr::Tensor(_)
+                | super::program::AsyncInstr::TensormapReplace { .. }
+        ),
         _ => false,
     });
     let n = [
@@ -339,6 +350,8 @@ fn arguments(
                 base.to_le_bytes().to_vec()
             }
             Arg::Bytes(b) => b.clone(),
+            // written once every buffer has its address
+            Arg::TensorMap { .. } => Vec::new(),
         };
         if bytes.len() as u64 > p.size {
             return Err(LaunchError::ArgSize {
@@ -350,6 +363,38 @@ fn arguments(
         }
         let off = p.offset as usize;
         params[off..off + bytes.len()].copy_from_slice(&bytes);
+    }
+    for (k, (p, arg)) in prog.params.iter().zip(&launch.args).enumerate() {
+        let Arg::TensorMap {
+            map,
+            buffer,
+            offset,
+        } = arg
+        else {
+            continue;
+        };
+        let mut m = *map;
+        if let Some(b) = *buffer {
+            let base = regions
+                .iter()
+                .find(|r| r.arg == Some(b))
+                .map(|r| r.base)
+                .ok_or(LaunchError::MapBase {
+                    index: k,
+                    buffer: b,
+                })?;
+            m.global_address = base.wrapping_add(*offset);
+        }
+        if p.size < 128 {
+            return Err(LaunchError::ArgSize {
+                index: k,
+                name: p.name.clone(),
+                given: 128,
+                size: p.size,
+            });
+        }
+        let off = p.offset as usize;
+        params[off..off + 128].copy_from_slice(&m.to_bytes());
     }
     Ok((params, regions, addrs))
 }
@@ -627,7 +672,7 @@ impl Machine<'_> {
             instruction: text,
             offset,
             kind,
-            note: String::new(),
+            note: std::mem::take(&mut self.asy.note),
         });
         self.finish_lane(w, lane, Lane::Stopped);
     }

@@ -29,6 +29,9 @@ use crate::sim::space::Space;
 use crate::sim::undefined::Undefined;
 use std::collections::{HashMap, VecDeque};
 
+mod tensor;
+use tensor::TensorOp;
+
 /// Rounds of polling with no effect on memory before a run is declared
 /// deadlocked: more than a loop that gives up after 65,536 tries takes
 /// (two rounds a try: the wait, then its time-out).
@@ -72,6 +75,8 @@ enum Kind {
     },
     /// A prefetch: no memory effect; it only belongs to a bulk group.
     Nothing,
+    /// A tensor copy (`cp{.reduce}.async.bulk.tensor`).
+    Tensor(Box<TensorOp>),
     /// The arrive-on of `cp.async.mbarrier.arrive`, after the operations
     /// `deps` complete.
     Arrive {
@@ -129,6 +134,15 @@ pub(crate) struct AsyncState {
     /// written through the generic proxy since the last
     /// `fence.proxy.async` for their space.
     unfenced: std::collections::HashSet<(u8, usize, usize)>,
+    /// The same granules, written since the last
+    /// `fence.proxy.tensormap::generic` (tensor maps read in the
+    /// tensormap proxy).
+    tmap_unfenced: std::collections::HashSet<(u8, usize, usize)>,
+    /// The kernel has tensor copies (plain writes are recorded for the
+    /// tensormap proxy).
+    pub(crate) tensors: bool,
+    /// More about the next stop (its report's note).
+    pub(crate) note: String,
     rng: u64,
     script_pos: usize,
     pub(crate) choices: Vec<(u16, u16)>,
@@ -148,6 +162,7 @@ impl AsyncState {
     /// A new cluster: its mbarriers and groups start afresh.
     pub(crate) fn new_cluster(&mut self) {
         self.unfenced.retain(|g| g.0 == 0);
+        self.tmap_unfenced.retain(|g| g.0 == 0);
         self.pending.clear();
         self.groups.clear();
         self.mbars.clear();
@@ -371,6 +386,9 @@ impl Machine<'_> {
                 self.issue(w, l, pc, Kind::Arrive { deps, mbar: key }, None, None);
             }
             AsyncInstr::Bulk { .. } => self.bulk(w, l, pc, ins)?,
+            AsyncInstr::Tensor(ref t) => self.tensor_lane(w, l, pc, t)?,
+            AsyncInstr::TensormapReplace { .. } => self.tensormap_replace(w, l, ins)?,
+            AsyncInstr::FenceProxyTensormap => self.asy.tmap_unfenced.clear(),
             AsyncInstr::BulkPrefetch { addr, size } => {
                 let a = self.address(w, l, addr)?;
                 let n = self.u32_operand(w, l, size)?;
@@ -762,6 +780,39 @@ impl Machine<'_> {
             (_, Kind::Nothing) => {
                 self.asy.pending.remove(i);
             }
+            (Stage::Issued, Kind::Tensor(op)) => {
+                let poisoned = self.asy.pending[i].poisoned;
+                let (data, shadow, unfenced) = self.tensor_read(&op, poisoned);
+                let p = self.asy.pending[i].clone();
+                if op.stale_map {
+                    self.async_report(&p, tensor::MAP_PROXY);
+                }
+                if unfenced {
+                    self.async_report(&p, PROXY_FENCE);
+                    if let Some(r) = self.undefined_results.last_mut() {
+                        r.note = "the copy reads bytes written through the generic proxy with no fence.proxy.async since".into();
+                    }
+                }
+                let p = &mut self.asy.pending[i];
+                p.data = data;
+                p.shadow = shadow;
+                p.stage = Stage::Read;
+            }
+            (Stage::Read, Kind::Tensor(op)) => {
+                let data = std::mem::take(&mut self.asy.pending[i].data);
+                let shadow = std::mem::take(&mut self.asy.pending[i].shadow);
+                self.tensor_write(&op, &data, &shadow);
+                self.asy.pending[i].stage = Stage::Written;
+            }
+            (Stage::Written, Kind::Tensor(op)) => {
+                let p = self.asy.pending.remove(i);
+                for &key in &op.mbars {
+                    let r = self.mbar_apply(key, mbarrier::Op::CompleteTx { tx: op.bytes });
+                    if let Err(u) = r {
+                        self.async_report(&p, u);
+                    }
+                }
+            }
             (Stage::Written, Kind::Move { size, mbars, .. }) => {
                 let p = self.asy.pending.remove(i);
                 for key in mbars {
@@ -1000,10 +1051,12 @@ impl Machine<'_> {
                 src: Some((s, from)),
                 ..
             } => overlaps(*s, *from, loc, n),
+            Kind::Tensor(op) => tensor::touches(op, loc, n, true),
             _ => false,
         });
         let hit = self.asy.pending.iter().find(|p| match &p.kind {
             Kind::Move { dsts, size, .. } => dsts.iter().any(|&d| overlaps(d, *size, loc, n)),
+            Kind::Tensor(op) => tensor::touches(op, loc, n, false),
             _ => false,
         });
         self.asy.conflict |= hit.is_some();
@@ -1055,12 +1108,29 @@ impl Machine<'_> {
                 }
             }
         }
+        if self.asy.tensors && n > 0 {
+            if let Some((kind, idx, off)) = loc_range(loc) {
+                for g in off / 16..=(off + n - 1) / 16 {
+                    self.asy.tmap_unfenced.insert((kind, idx, g));
+                }
+            }
+        }
         let mut raced = None;
         self.asy.conflict |= self.asy.pending.iter().any(|p| match &p.kind {
             Kind::Move { dsts, size, .. } => dsts.iter().any(|&d| overlaps(d, *size, loc, n)),
+            Kind::Tensor(op) => tensor::touches(op, loc, n, false),
             _ => false,
         });
         for p in &mut self.asy.pending {
+            if let Kind::Tensor(op) = &p.kind {
+                if tensor::touches(op, loc, n, true) {
+                    self.asy.conflict = true;
+                    if p.stage == Stage::Issued {
+                        p.poisoned = true;
+                        raced = Some((p.pc, p.warp, p.lane));
+                    }
+                }
+            }
             if let Kind::Move {
                 src: Some((s, from)),
                 ..

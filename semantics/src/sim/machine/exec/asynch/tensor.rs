@@ -1,0 +1,536 @@
+//! Tensor copies in the interpreter (PTX ISA 9.7.9.25.5): the map is read
+//! from memory in our encoding ([`crate::tensor::TensorMap::from_bytes`]),
+//! the bytes come from [`crate::tensor`]'s pure functions, and the copy
+//! goes through the same steps as a bulk copy (read, write, complete) under
+//! the launch's schedule.
+
+use super::super::super::Machine;
+use super::super::{Loc, Stop};
+use super::{Kind, MbarOp};
+use crate::sim::memory::OUTSIDE;
+use crate::sim::program::{Addr, TensorDir, TensorInstr};
+use crate::sim::reduce::{BulkRedOp, BulkRedType};
+use crate::sim::space::Space;
+use crate::sim::undefined::Undefined;
+use crate::tensor::{self, DataType, OobFill, SharedTile, TensorError, TensorMap};
+
+const MAP_SPACE: Undefined = Undefined::behaviour(
+    "9.7.9.25.5.2",
+    "The operand tensorMap is the generic address of the opaque tensor-map object which resides in .param space or .const space or .global space",
+);
+pub(super) const MAP_ALIGN: Undefined = Undefined::behaviour(
+    Undefined::MODEL,
+    "a tensor map is a 128-byte object aligned to 64 bytes (CUDA driver API, CUtensorMap: \"alignas(64)\")",
+);
+const MAP_INVALID: Undefined = Undefined::behaviour(
+    "5.5",
+    "the tensor map is not a valid tensor-map object: a field breaks a rule of the tensor map (PTX ISA 5.5, the driver's cuTensorMapEncode requirements)",
+);
+const MAP_UNSPECIFIED: Undefined = Undefined::behaviour(
+    "9.7.9.25.5.2",
+    "The operand tensorMap specifies the properties of the tensor copy operation: its bytes are unspecified",
+);
+pub(super) const MAP_PROXY: Undefined = Undefined::result(
+    "9.7.9.25.5.2",
+    "The tensorMap is accessed in tensormap proxy: a generic write to it (tensormap.replace included) needs fence.proxy.tensormap::generic before a tensor copy uses it",
+);
+const DIM: Undefined = Undefined::behaviour(
+    "9.7.9.25.5.2",
+    "The vector operand tensorCoords specifies the starting coordinates ... Vector of n elements where n = .dim: the tensor map's rank must be .dim",
+);
+const BOX_ALIGN: Undefined = Undefined::behaviour(
+    "5.5.3.1",
+    "The address of the bounding Box must also be aligned to 16 bytes",
+);
+const SMEM_ALIGN: Undefined = Undefined::behaviour(
+    Undefined::MODEL,
+    "the shared memory address of a tensor copy must be 128-byte aligned (CUDA C++ Programming Guide, TMA alignment; an H100 faults otherwise)",
+);
+const NEGATIVE: Undefined = Undefined::behaviour(
+    "9.7.9.25.5.1",
+    "Starting co-ordinates for Bounding Box (tensorCoords) must be non-negative",
+);
+const OWN_CTA: Undefined = Undefined::behaviour(
+    "9.7.9.25.5.2",
+    "When .dst is specified as .shared::cta, the address dstMem must be in the shared memory of the executing CTA within the cluster, otherwise the behavior is undefined",
+);
+const MBAR_CTA: Undefined = Undefined::behaviour(
+    "9.7.9.25.5.2",
+    "When .cta_group::1 is specified, the mbarrier object mbar that is specified must be in the shared memory of the same CTA as the shared memory destination dstMem",
+);
+const RED_TYPE: Undefined = Undefined::behaviour(
+    "9.7.9.25.5.3",
+    "The following table describes the valid combinations of .redOp and element type: .add .u32 .s32 .u64 .f32 .f16 .bf16; .min, .max .u32 .s32 .u64 .s64 .f16 .bf16; .inc, .dec .u32; .and, .or, .xor .b32 .b64",
+);
+const IM2COL: Undefined = Undefined::behaviour(
+    "5.5.4",
+    "the im2col operands break a rule of the im2col mode (the offsets' count and range, the filter inside the bounding box)",
+);
+const NOT_MODELLED: &str = "a tensor copy the model does not define yet (an interleaved layout, a packed sub-byte type, or an im2col box)";
+
+/// A tensor copy in flight.
+#[derive(Clone, Debug)]
+pub(super) struct TensorOp {
+    pub map: TensorMap,
+    pub coords: Vec<i32>,
+    pub offsets: Vec<u16>,
+    pub im2col: bool,
+    /// The shared address the box starts at (the destination of a load,
+    /// the source of a store), in the shared::cta window.
+    pub smem_addr: u32,
+    /// Shared memory written (loads: one per destination CTA) or read
+    /// (stores), `extent` bytes each.
+    pub shared: Vec<Loc>,
+    pub extent: usize,
+    /// Global memory read (loads) or written (stores), as runs.
+    pub global: Vec<(Loc, usize)>,
+    pub load: bool,
+    pub reduce: Option<(BulkRedOp, BulkRedType, bool)>,
+    /// Bytes each mbarrier's complete-tx counts.
+    pub bytes: u32,
+    pub mbars: Vec<(usize, usize)>,
+    /// The map was written through the generic proxy with no
+    /// `fence.proxy.tensormap::generic` since: what it moves is
+    /// unspecified.
+    pub stale_map: bool,
+    /// Which 16-byte chunks of the extent a load writes.
+    pub written: Vec<bool>,
+}
+
+/// How a [`TensorError`] stops the thread.
+fn stop_of(e: &TensorError) -> Stop {
+    match e {
+        TensorError::InvalidMap(_) | TensorError::WrongMode => Stop::Undefined(MAP_INVALID),
+        TensorError::Coordinates { .. } => Stop::Undefined(DIM),
+        TensorError::MisalignedBox { .. } => Stop::Undefined(BOX_ALIGN),
+        TensorError::Misaligned { .. } => Stop::Undefined(SMEM_ALIGN),
+        TensorError::NegativeCoordinate { .. } => Stop::Undefined(NEGATIVE),
+        TensorError::Fault { .. } | TensorError::ShortSource { .. } => Stop::Undefined(OUTSIDE),
+        TensorError::Unsupported(_) | TensorError::NotModelled(_) => {
+            Stop::Indeterminate(NOT_MODELLED)
+        }
+        // the im2col rules (the note names which)
+        #[allow(unreachable_patterns)]
+        _ => Stop::Undefined(IM2COL),
+    }
+}
+
+/// The element type a reduction reads the map's type as (PTX ISA
+/// 9.7.9.25.5.3's table; `.and/.or/.xor` take the 32- and 64-bit integer
+/// types as `.b32`/`.b64`), with `.noftz` (only `.f32.ftz` flushes).
+fn red_type(op: BulkRedOp, ty: DataType) -> Option<(BulkRedType, bool)> {
+    use BulkRedOp::*;
+    use DataType as D;
+    let t = match (op, ty) {
+        (And | Or | Xor, D::U32 | D::S32) => BulkRedType::B32,
+        (And | Or | Xor, D::U64 | D::S64) => BulkRedType::B64,
+        (Add | Min | Max | Inc | Dec, D::U32) => BulkRedType::U32,
+        (Add | Min | Max, D::S32) => BulkRedType::S32,
+        (Add | Min | Max, D::U64) => BulkRedType::U64,
+        (Min | Max, D::S64) => BulkRedType::S64,
+        (Add, D::F32 | D::F32Ftz) => BulkRedType::F32,
+        (Add | Min | Max, D::F16) => BulkRedType::F16,
+        (Add | Min | Max, D::Bf16) => BulkRedType::Bf16,
+        _ => return None,
+    };
+    Some((t, ty != D::F32Ftz))
+}
+
+impl Machine<'_> {
+    /// The tensor map at a generic address: read in our encoding, checked
+    /// where it lives; whether generic writes changed it with no tensormap
+    /// proxy fence since.
+    fn tensor_map_at(&mut self, w: usize, l: usize, addr: Addr) -> Result<(TensorMap, bool), Stop> {
+        let a = self.address(w, l, addr)?;
+        let loc = self
+            .resolve(w, l, Space::Generic, a, 128)
+            .map_err(Stop::Undefined)?;
+        // aligned in its space (a parameter's offset in the parameter
+        // space: the `.param .align 64` declaration)
+        let aligned = match loc {
+            Loc::Global(..) => a.is_multiple_of(64),
+            Loc::Const(off) | Loc::Param(off) => off.is_multiple_of(64),
+            _ => return Err(Stop::Undefined(MAP_SPACE)),
+        };
+        if !aligned {
+            return Err(Stop::Undefined(MAP_ALIGN));
+        }
+        let mut b = [0u8; 128];
+        for k in 0..16 {
+            let (v, sv) = self.read_at(loc, 8 * k, 8);
+            if sv != 0 {
+                return Err(Stop::Undefined(MAP_UNSPECIFIED));
+            }
+            b[8 * k..8 * k + 8].copy_from_slice(&v.to_le_bytes());
+        }
+        let map = TensorMap::from_bytes(&b).map_err(|e| {
+            self.asy.note = e.to_string();
+            Stop::Undefined(MAP_INVALID)
+        })?;
+        let stale = match loc {
+            Loc::Global(i, off) => {
+                (off / 16..off / 16 + 8).any(|g| self.asy.tmap_unfenced.contains(&(0, i, g)))
+            }
+            _ => false,
+        };
+        Ok((map, stale))
+    }
+
+    fn coords_of(
+        &self,
+        w: usize,
+        l: usize,
+        srcs: &[crate::sim::program::Src],
+    ) -> Result<Vec<i32>, Stop> {
+        srcs.iter()
+            .map(|&s| self.u32_operand(w, l, s).map(|v| v as i32))
+            .collect()
+    }
+
+    /// The bytes a load puts at `smem_addr`, reading global memory
+    /// through `global`.
+    fn tensor_tile(
+        op: &TensorOp,
+        global: &dyn Fn(u64, usize) -> Option<Vec<u8>>,
+    ) -> Result<SharedTile, TensorError> {
+        if op.im2col {
+            return im2col_load(&op.map, &op.coords, &op.offsets, op.smem_addr, global);
+        }
+        tensor::tile_load(&op.map, &op.coords, op.smem_addr, global)
+    }
+
+    /// The global writes of a store of `smem` (the extent's bytes).
+    fn tensor_writes(op: &TensorOp, smem: &[u8]) -> Result<Vec<(u64, Vec<u8>)>, TensorError> {
+        if op.im2col {
+            return Err(TensorError::NotModelled("the im2col store"));
+        }
+        tensor::tile_store(&op.map, &op.coords, op.smem_addr, smem)
+    }
+
+    /// `cp.async.bulk.tensor`, `cp.reduce.async.bulk.tensor`,
+    /// `cp.async.bulk.prefetch.tensor` for one lane: checks, resolves and
+    /// issues.
+    pub(super) fn tensor_lane(
+        &mut self,
+        w: usize,
+        l: usize,
+        pc: u32,
+        ins: &TensorInstr,
+    ) -> Result<(), Stop> {
+        let (map, stale_map) = self.tensor_map_at(w, l, ins.map)?;
+        let coords = self.coords_of(w, l, &ins.coords)?;
+        let offsets: Vec<u16> = self
+            .coords_of(w, l, &ins.offsets)?
+            .into_iter()
+            .map(|v| v as u16)
+            .collect();
+        if map.rank != ins.dim {
+            self.asy.note = format!(
+                "the map's rank is {}, the instruction's .dim {}",
+                map.rank, ins.dim
+            );
+            return Err(Stop::Undefined(DIM));
+        }
+        if let Err(e) = map.validate() {
+            self.asy.note = e.to_string();
+            return Err(Stop::Undefined(MAP_INVALID));
+        }
+        let (extent, bytes) = if ins.im2col {
+            let probe = |_: u64, n: usize| Some(vec![0u8; n]);
+            im2col_load(&map, &coords, &offsets, 0, &probe)
+                .and_then(|t| Ok((t.bytes.len() as u32, im2col_bytes(&map)?)))
+        } else {
+            tensor::box_shape(&map).map(|s| (s.extent, s.bytes))
+        }
+        .map_err(|e| self.tensor_stop(&e))?;
+        let extent = extent as usize;
+        let mut op = TensorOp {
+            map,
+            coords,
+            offsets,
+            im2col: ins.im2col,
+            smem_addr: 0,
+            shared: Vec::new(),
+            extent,
+            global: Vec::new(),
+            load: false,
+            reduce: None,
+            bytes,
+            mbars: Vec::new(),
+            stale_map,
+            written: Vec::new(),
+        };
+        match ins.dir {
+            TensorDir::Prefetch => {
+                // a hint: only the map and the box's own rules apply
+                let probe = |_: u64, n: usize| Some(vec![0u8; n]);
+                Self::tensor_tile(&op, &probe).map_err(|e| self.tensor_stop(&e))?;
+                return Ok(());
+            }
+            TensorDir::Load {
+                dst,
+                dst_space,
+                mbar,
+                cta_mask,
+            } => {
+                op.load = true;
+                let d = self.address(w, l, dst)?;
+                let dloc = self
+                    .resolve(w, l, dst_space, d, extent as u64)
+                    .map_err(|u| {
+                        Stop::Undefined(if dst_space == Space::SharedCta {
+                            OWN_CTA
+                        } else {
+                            u
+                        })
+                    })?;
+                let Loc::Shared(c, off) = dloc else {
+                    return Err(Stop::Undefined(OUTSIDE));
+                };
+                op.smem_addr = off as u32;
+                let key = self.mbar_at(w, l, mbar, dst_space, MbarOp::Bulk, 0)?;
+                if key.0 != c {
+                    return Err(Stop::Undefined(MBAR_CTA));
+                }
+                match cta_mask {
+                    Some(mask) => {
+                        let m = self.u32_operand(w, l, mask)? & 0xffff;
+                        let env = crate::precond::Env {
+                            cta_mask: u64::from(m),
+                            ..crate::precond::Env::at(&self.place(w))
+                        };
+                        crate::precond::check(
+                            &self.profile,
+                            crate::precond::table::bulk_multicast(),
+                            &env,
+                        )
+                        .map_err(Stop::Undefined)?;
+                        for r in 0..16usize {
+                            if m >> r & 1 == 0 {
+                                continue;
+                            }
+                            if r >= self.ctas.len() {
+                                return Err(Stop::Undefined(
+                                    crate::precond::table::bulk_multicast().undefined(),
+                                ));
+                            }
+                            if off + extent > self.ctas[r].shared.len() {
+                                return Err(Stop::Undefined(OUTSIDE));
+                            }
+                            op.shared.push(Loc::Shared(r, off));
+                            op.mbars.push((r, key.1));
+                        }
+                    }
+                    None => {
+                        op.shared.push(dloc);
+                        op.mbars.push(key);
+                    }
+                }
+                // the global runs it reads (each must be in a buffer)
+                let runs = std::cell::RefCell::new(Vec::new());
+                let probe = |a: u64, n: usize| {
+                    let (i, o) = self.global.lookup(a, n as u64)?;
+                    runs.borrow_mut().push((Loc::Global(i, o), n));
+                    Some(vec![0u8; n])
+                };
+                let tile = Self::tensor_tile(&op, &probe).map_err(|e| self.tensor_stop(&e))?;
+                op.written = tile.written;
+                op.global = runs.into_inner();
+            }
+            TensorDir::Store { src, reduce } => {
+                let s = self.address(w, l, src)?;
+                let sloc = self
+                    .resolve(w, l, Space::SharedCta, s, extent as u64)
+                    .map_err(Stop::Undefined)?;
+                let Loc::Shared(_, off) = sloc else {
+                    return Err(Stop::Undefined(OUTSIDE));
+                };
+                op.smem_addr = off as u32;
+                op.shared.push(sloc);
+                if let Some(r) = reduce {
+                    let (t, noftz) =
+                        red_type(r, op.map.data_type).ok_or(Stop::Undefined(RED_TYPE))?;
+                    op.reduce = Some((r, t, noftz));
+                }
+                let zeros = vec![0u8; extent];
+                let writes = Self::tensor_writes(&op, &zeros).map_err(|e| self.tensor_stop(&e))?;
+                for (a, b) in writes {
+                    let (i, o) = self
+                        .global
+                        .lookup(a, b.len() as u64)
+                        .ok_or(Stop::Undefined(OUTSIDE))?;
+                    op.global.push((Loc::Global(i, o), b.len()));
+                }
+            }
+        }
+        self.issue(
+            w,
+            l,
+            pc,
+            Kind::Tensor(Box::new(op)),
+            None,
+            Some(!matches!(ins.dir, TensorDir::Load { .. })),
+        );
+        Ok(())
+    }
+
+    /// `tensormap.replace` for one lane.
+    pub(super) fn tensormap_replace(
+        &mut self,
+        _w: usize,
+        _l: usize,
+        _ins: &crate::sim::program::AsyncInstr,
+    ) -> Result<(), Stop> {
+        Err(Stop::Indeterminate("tensormap.replace is not modelled yet"))
+    }
+
+    /// The stop for a tensor error, its text kept as the report's note.
+    fn tensor_stop(&mut self, e: &TensorError) -> Stop {
+        self.asy.note = e.to_string();
+        stop_of(e)
+    }
+
+    /// The read step of a tensor copy: the bytes (and unspecified marks)
+    /// it will write.
+    pub(super) fn tensor_read(&self, op: &TensorOp, poisoned: bool) -> (Vec<u8>, Vec<u8>, bool) {
+        if op.load {
+            let g = &self.global;
+            let read = |a: u64, n: usize| {
+                let (i, o) = g.lookup(a, n as u64)?;
+                Some(g.regions[i].bytes[o..o + n].to_vec())
+            };
+            let Ok(tile) = Self::tensor_tile(op, &read) else {
+                // checked when issued; memory does not move
+                return (vec![0; op.extent], vec![1; op.extent], false);
+            };
+            let unfenced = &self.asy.unfenced;
+            let marked = |i: usize, o: usize, n: usize| {
+                !g.regions[i].shadow.is_empty()
+                    && g.regions[i].shadow[o..o + n].iter().any(|&b| b != 0)
+                    || (o / 16..(o + n).div_ceil(16)).any(|k| unfenced.contains(&(0, i, k)))
+            };
+            let any = op
+                .global
+                .iter()
+                .any(|&(loc, n)| matches!(loc, Loc::Global(i, o) if marked(i, o, n)));
+            let shadow = if poisoned || op.stale_map {
+                vec![1; op.extent]
+            } else if any {
+                // the same box over the marks: which bytes came from
+                // unspecified or unfenced ones (whole elements for tf32,
+                // which rounds)
+                let mut m = op.clone();
+                m.map.oob_fill = OobFill::Zero;
+                let tf32 = matches!(m.map.data_type, DataType::Tf32 | DataType::Tf32Ftz);
+                if tf32 {
+                    m.map.data_type = DataType::F32;
+                }
+                let marks = |a: u64, n: usize| {
+                    let (i, o) = g.lookup(a, n as u64)?;
+                    let r = &g.regions[i];
+                    Some(
+                        (0..n)
+                            .map(|k| {
+                                let sh = !r.shadow.is_empty() && r.shadow[o + k] != 0;
+                                u8::from(sh || unfenced.contains(&(0, i, (o + k) / 16)))
+                            })
+                            .collect(),
+                    )
+                };
+                let mut s = Self::tensor_tile(&m, &marks)
+                    .map(|t| t.bytes)
+                    .unwrap_or_else(|_| vec![1; op.extent]);
+                if tf32 {
+                    for e in s.chunks_mut(4) {
+                        if e.iter().any(|&b| b != 0) {
+                            e.fill(1);
+                        }
+                    }
+                }
+                s
+            } else {
+                Vec::new()
+            };
+            return (tile.bytes, shadow, any);
+        }
+        let mut data = vec![0u8; op.extent];
+        let mut shadow = Vec::new();
+        self.read_slice(op.shared[0], &mut data, &mut shadow);
+        if poisoned || op.stale_map {
+            shadow = vec![1; op.extent];
+        }
+        (data, shadow, false)
+    }
+
+    /// The write step of a tensor copy.
+    pub(super) fn tensor_write(&mut self, op: &TensorOp, data: &[u8], shadow: &[u8]) {
+        if op.load {
+            for &dst in &op.shared {
+                let Loc::Shared(c, off) = dst else { continue };
+                let cta = &mut self.ctas[c];
+                for (k, &w) in op.written.iter().enumerate() {
+                    if !w {
+                        continue;
+                    }
+                    let r = 16 * k..16 * k + 16;
+                    cta.shared[off + r.start..off + r.end].copy_from_slice(&data[r.clone()]);
+                    match shadow.get(r.clone()) {
+                        Some(s) => cta.shadow[off + r.start..off + r.end].copy_from_slice(s),
+                        None => cta.shadow[off + r.start..off + r.end].fill(0),
+                    }
+                }
+            }
+            return;
+        }
+        let Ok(writes) = Self::tensor_writes(op, data) else {
+            return;
+        };
+        let marks = if shadow.is_empty() {
+            None
+        } else {
+            Self::tensor_writes(op, shadow).ok()
+        };
+        for (k, ((_, bytes), &(loc, _))) in writes.iter().zip(&op.global).enumerate() {
+            let sh: &[u8] = marks.as_ref().map_or(&[], |m| m[k].1.as_slice());
+            match op.reduce {
+                None => self.write_slice(loc, bytes, sh),
+                Some((r, t, noftz)) => {
+                    let e = crate::sim::reduce::element_bytes(t);
+                    for j in (0..bytes.len()).step_by(e) {
+                        let (old, so) = self.read_at(loc, j, e);
+                        let src = super::super::le(&bytes[j..j + e]);
+                        let ss = sh.get(j..j + e).is_some_and(|s| s.iter().any(|&b| b != 0));
+                        let (v, free) = crate::sim::reduce::reduce(r, t, noftz, old, src);
+                        let unspec = if ss || so != 0 { u64::MAX } else { free };
+                        let _ = self.write_at(loc, j, e, v, unspec);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether a tensor copy reads (`reads`) or writes bytes of `[loc, loc+n)`.
+pub(super) fn touches(op: &TensorOp, loc: Loc, n: usize, reads: bool) -> bool {
+    let shared_read = !op.load;
+    let over = |a: Loc, an: usize| super::overlaps(a, an, loc, n);
+    if reads == shared_read {
+        op.shared.iter().any(|&s| over(s, op.extent))
+    } else {
+        op.global.iter().any(|&(g, gn)| over(g, gn))
+    }
+}
+
+fn im2col_load(
+    _map: &TensorMap,
+    _coords: &[i32],
+    _offsets: &[u16],
+    _smem_addr: u32,
+    _global: &dyn Fn(u64, usize) -> Option<Vec<u8>>,
+) -> Result<SharedTile, TensorError> {
+    Err(TensorError::NotModelled("the im2col mode"))
+}
+
+fn im2col_bytes(_map: &TensorMap) -> Result<u32, TensorError> {
+    Err(TensorError::NotModelled("the im2col mode"))
+}
