@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""Sweeps tiled tensor copies (`cp.async.bulk.tensor`, PTX ISA 9.7.9.25.5.2)
-on the GPU and records what lands in memory, for the model's test
-(conformance/tests/tensor_hardware.rs; semantics/src/tensor).
+"""Sweeps tensor copies (`cp.async.bulk.tensor`, PTX ISA 9.7.9.25.5.2), tiled
+and im2col, on the GPU and records what lands in memory, for the model's
+tests (conformance/tests/tensor_hardware.rs, tensor_im2col_hardware.rs;
+semantics/src/tensor).
 
 usage: tensor_sweep.py --out DIR [--loads N] [--stores N] [--verdicts N] ...
+       tensor_sweep.py --out DIR --phases DCO --file im2col-sweep.jsonl.gz
        tensor_sweep.py --reduce IN OUT     (the corpus copy: fewer kept bytes)
        tensor_sweep.py --dry | --ptx-only FILE
 
 The corpus (corpus/tensor/sm_90) is `--reduce` of a run with the defaults
-(seed 16) on an H100.
+(seed 16) on an H100: tensor-sweep.jsonl.gz of the tiled phases,
+im2col-sweep.jsonl.gz of the im2col ones.
 
 Phases (each run by child processes: a launch that faults loses its
 context, so the batch is run again one configuration a process, the
@@ -43,20 +46,42 @@ faulting one recorded as an `F` record and skipped):
      fault).
   I  interleaved layouts (observed, not modelled).
 
-Shared memory is sized for the box as the hardware lays it out: rows padded
-to the swizzle span under a swizzle mode (`smem_extent`). Global memory
-holds pattern words (splitmix64, `pattern_word` in semantics/src/tensor/
-mod.rs); shared memory is poisoned with `poison_word`; digests are `digest`
-of the same file. Every record is one JSON line (gzip) in
-DIR/tensor-sweep.jsonl.gz: a header (`"k":"H"`, with each process's
-timings), then `V`, `L`, `S`, `E` (a failed batch) and `F` records; every
-64th load keeps its bytes (`B`, base64), as does every load of the other
-phases.
+im2col phases (their records carry `lc`, `uc` corners, `cpp` channels per
+pixel, `ppc` pixels per column, `off` the im2col offsets; the V records
+`"mode":"im2col"`):
+
+  D  driver verdicts: random `cuTensorMapEncodeIm2col` calls, most breaking
+     one rule (or probing a bound: the column size, the box's area).
+  C  loads: per configuration (rank 3 to 5 x type x channels x pixels x
+     corners, negative ones included x element strides x swizzle x OOB
+     fill x filter base, offsets and image in the box, across its edges or
+     outside the tensor), a map from `cuTensorMapEncodeIm2col` and
+
+       cp.async.bulk.tensor.<r>d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes
+           [dst], [map, {c0, ..}], [mbar], {off0, ..};
+
+     checked as the tiled loads are (digest, complete-tx, every 16th load's
+     bytes kept, `--dump` writes the bytes of the first `--dump-loads`).
+  O  loads with an operand the spec leaves undefined, one a launch: the
+     filter base outside the Bounding Box, an im2col offset past its range,
+     rows not a multiple of 16 bytes, a misaligned first channel or shared
+     address (faults expected on most).
+
+Shared memory is sized for the box (or column) as the hardware lays it
+out: rows padded to the swizzle span under a swizzle mode (`smem_extent`,
+`ic_extent`). Global memory holds pattern words (splitmix64,
+`pattern_word` in semantics/src/tensor/mod.rs); shared memory is poisoned
+with `poison_word`; digests are `digest` of the same file. Every record is
+one JSON line (gzip) in DIR/tensor-sweep.jsonl.gz (or `--file`): a header
+(`"k":"H"`, with each process's timings), then `V`, `L`, `S`, `E` (a failed
+batch) and `F` records; every 64th plain load and every 16th im2col load
+keeps its bytes (`B`, base64), as does every load of the other phases.
 
 Needs NumPy and the CUDA driver (libcuda.so.1); no nvcc or CuPy: the PTX is
 loaded with cuModuleLoadDataEx and maps are made with
-cuTensorMapEncodeTiled, through ctypes. TENSOR_SWEEP_FAKE=1 runs the
-orchestration against a fake device (no GPU), for testing this script.
+cuTensorMapEncodeTiled and cuTensorMapEncodeIm2col, through ctypes.
+TENSOR_SWEEP_FAKE=1 runs the orchestration against a fake device (no GPU),
+for testing this script.
 """
 import argparse
 import base64
@@ -154,6 +179,10 @@ TRIES = 4000
 
 
 def ptx_text():
+    return ptx_text_tile(im2col=True)
+
+
+def ptx_text_tile(im2col=False):
     parts = [".version 8.0", ".target sm_90a", ".address_size 64", "",
              ".extern .shared .align 16 .b8 dsm[];", ""]
     for r in range(1, 6):
@@ -318,7 +347,39 @@ $S{r}_END:
 \tret;
 }}
 """)
+    if im2col:
+        for r in range(3, 6):
+            parts.append(im2col_kernel(r))
     return "\n".join(parts)
+
+
+def im2col_kernel(r):
+    """The `ld{r}` kernel with an im2col copy: `ic{r}` takes the im2col
+    offsets as three `.u16` parameters (the first r - 2 are used)."""
+    coords = ", ".join(f"%r{1 + i}" for i in range(r))
+    offs = ", ".join(f"%rs{1 + i}" for i in range(r - 2))
+    text = ptx_text_load(r)
+    text = text.replace(f"ld{r}", f"ic{r}").replace(f"$L{r}_", f"$C{r}_")
+    text = text.replace(f"\t.param .u32 ic{r}_dst,",
+                        f"\t.param .u16 ic{r}_f0, .param .u16 ic{r}_f1, .param .u16 ic{r}_f2,\n\t.param .u32 ic{r}_dst,")
+    text = text.replace("\t.reg .b64 %rd<8>;", "\t.reg .b64 %rd<8>;\n\t.reg .b16 %rs<4>;", 1)
+    text = text.replace(f"\tld.param.u32 %r6, [ic{r}_dst];",
+                        f"\tld.param.u16 %rs1, [ic{r}_f0];\n\tld.param.u16 %rs2, [ic{r}_f1];\n"
+                        f"\tld.param.u16 %rs3, [ic{r}_f2];\n\tld.param.u32 %r6, [ic{r}_dst];")
+    old = (f"\tcp.async.bulk.tensor.{r}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
+           f"[%r15], [%rd1, {{{coords}}}], [%r11];")
+    assert old in text
+    text = text.replace(old, f"\tcp.async.bulk.tensor.{r}d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes "
+                             f"[%r15], [%rd1, {{{coords}}}], [%r11], {{{offs}}};")
+    return text
+
+
+def ptx_text_load(r):
+    """The text of kernel `ld{r}` alone."""
+    text = ptx_text_tile()
+    start = text.index(f".visible .entry ld{r}(")
+    end = text.index(f".visible .entry st{r}(")
+    return text[start:end]
 
 
 # ------------------------------------------------------------- CUDA through ctypes
@@ -331,6 +392,11 @@ class Cuda:
         L.cuTensorMapEncodeTiled.argtypes = [
             ctypes.c_void_p, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p,
             ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+            ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int]
+        L.cuTensorMapEncodeIm2col.argtypes = [
+            ctypes.c_void_p, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p,
+            ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+            ctypes.c_uint, ctypes.c_uint, ctypes.c_void_p,
             ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int]
         L.cuMemcpyHtoD_v2.argtypes = [ctypes.c_uint64, ctypes.c_void_p, ctypes.c_size_t]
         L.cuMemcpyDtoH_v2.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_size_t]
@@ -389,7 +455,9 @@ class Cuda:
         self.mod = mod
         self.fns = {}
         for r_ in range(1, 6):
-            for k in ("ld", "st"):
+            for k in ("ld", "st", "ic"):
+                if k == "ic" and r_ < 3:
+                    continue
                 f = ctypes.c_void_p()
                 self.ok(self.lib.cuModuleGetFunction(ctypes.byref(f), mod, f"{k}{r_}".encode()), "cuModuleGetFunction")
                 self.fns[f"{k}{r_}"] = f
@@ -408,6 +476,23 @@ class Cuda:
             ctypes.c_void_p(self.map_addr), c["t"], r, ctypes.c_void_p(gaddr),
             ctypes.cast(dims, ctypes.c_void_p), ctypes.cast(strides, ctypes.c_void_p),
             ctypes.cast(box, ctypes.c_void_p), ctypes.cast(es, ctypes.c_void_p),
+            c["il"], c["sw"], c["l2"], c["f"])
+
+    def encode_im2col(self, c, gaddr):
+        """cuTensorMapEncodeIm2col of im2col configuration `c` (corners
+        `lc`, `uc`, `cpp` channels per pixel, `ppc` pixels per column)."""
+        r = c["r"]
+        dims = (ctypes.c_uint64 * 8)(*(c["d"] + [1] * 8)[:8])
+        strides = (ctypes.c_uint64 * 8)(*(c["s"] + [16] * 8)[:8])
+        lower = (ctypes.c_int * 8)(*(c["lc"] + [0] * 8)[:8])
+        upper = (ctypes.c_int * 8)(*(c["uc"] + [0] * 8)[:8])
+        es = (ctypes.c_uint32 * 8)(*(c["e"] + [1] * 8)[:8])
+        ctypes.memset(self.map_addr, 0, 128)
+        return self.lib.cuTensorMapEncodeIm2col(
+            ctypes.c_void_p(self.map_addr), c["t"], r, ctypes.c_void_p(gaddr),
+            ctypes.cast(dims, ctypes.c_void_p), ctypes.cast(strides, ctypes.c_void_p),
+            ctypes.cast(lower, ctypes.c_void_p), ctypes.cast(upper, ctypes.c_void_p),
+            c["cpp"], c["ppc"], ctypes.cast(es, ctypes.c_void_p),
             c["il"], c["sw"], c["l2"], c["f"])
 
     def map_bytes(self):
@@ -602,6 +687,21 @@ def gen_verdict(rng):
     elif why == "inner":
         c["il"] = 0
         c["b"][0] = rng.randint(1, 40)
+    elif why in ("area0", "area1"):
+        # globalDim + upper - lower = 0 (no filter base fits) or 1
+        d = c["d"][i + 1]
+        lo = rng.randint(-min(lim, 8), min(lim - 1, 3))
+        up = lo - d + (why == "area1")
+        if -lim <= up < lim:
+            c["lc"][i], c["uc"][i] = lo, up
+        else:
+            why += "-skipped"
+    elif why == "colbytes":
+        row, c["ppc"] = rng.choice(IC_COLBYTES)
+        c["t"] = rng.choice([k for k in range(13) if row // ESIZE[k] <= 256])
+        c["cpp"] = row // ESIZE[c["t"]]
+        c["sw"], c["f"] = 0, 0
+        c["d"][0] = c["cpp"]
     elif why == "es0":
         c["e"][rng.randrange(r)] = 0
     elif why == "es9":
@@ -638,6 +738,321 @@ def gen_verdict(rng):
     return c
 
 
+# ------------------------------------------------------------- im2col
+
+IC_LIMIT = {3: 1 << 15, 4: 1 << 7, 5: 1 << 4}      # corners in [-L, L - 1]
+IC_OFFMAX = {3: (1 << 16) - 1, 4: (1 << 8) - 1, 5: (1 << 5) - 1}
+
+
+def ic_row(c):
+    """Bytes of one pixel's row (interpretation 7 of semantics/src/tensor/
+    im2col.rs): the channels, rounded up to 16."""
+    return rup(c["cpp"] * ESIZE[c["t"]], 16)
+
+
+def ic_bytes(c):
+    """Bytes the copy counts (complete-tx)."""
+    return ic_row(c) * c["ppc"]
+
+
+def ic_extent(c):
+    """Bytes the column spans in shared memory (rows padded to the swizzle
+    span under a swizzle mode)."""
+    return max(ic_row(c), SW_BYTES.get(c["sw"], 0)) * c["ppc"]
+
+
+def ic_box(c, i):
+    """The Bounding Box [lo, hi] of spatial dimension i (1 to r - 2)."""
+    return c["lc"][i - 1], c["d"][i] - 1 + c["uc"][i - 1]
+
+
+def ic_pixels(c):
+    """The pixel coordinates the copy reads (interpretations 3 to 5 of
+    im2col.rs): for classifying a configuration, not for checking it."""
+    r, e = c["r"], c["e"]
+    base = list(c["c"])
+    out = []
+    for _ in range(c["ppc"]):
+        p = list(base)
+        for i in range(1, r - 1):
+            p[i] += c["off"][i - 1]
+        out.append(p)
+        i = 1
+        while True:
+            base[i] += e[i]
+            if i == r - 1:
+                break
+            lo, hi = ic_box(c, i)
+            if base[i] > hi:
+                base[i] = lo
+                i += 1
+            else:
+                break
+    return out
+
+
+def ic_position(c):
+    """in: every element read lies in the tensor; out: none does; edge."""
+    d, es = c["d"], ESIZE[c["t"]]
+    c0 = c["c"][0]
+    ch_in = max(0, min(c["cpp"], d[0] - c0) - max(0, -c0))
+    n_in = 0
+    for p in ic_pixels(c):
+        if all(0 <= p[i] < d[i] for i in range(1, c["r"])):
+            n_in += 1
+    if n_in == 0 or ch_in == 0:
+        return "out"
+    if n_in == c["ppc"] and ch_in == c["cpp"]:
+        return "in"
+    return "edge"
+
+
+def gen_im2col(rng, why="plain"):
+    """An im2col configuration the driver should accept: t type, r rank, d
+    dims (C, W, H, D, N), s strides, e element strides, lc / uc corners (W
+    first), cpp channels per pixel, ppc pixels per column, c coordinates,
+    off im2col offsets (W first), a, o, sw, l2, f as for tiled loads. `why`
+    asks for one odd operand: outside (filter base outside the box),
+    offrange (an offset past its range), narrow (a row not a multiple of 16
+    bytes), misal (first channel not 16-byte aligned), smem16 (shared
+    address 16- but not 128-byte aligned)."""
+    while True:
+        t = rng.randrange(13)
+        es = ESIZE[t]
+        r = rng.choice([3, 4, 5])
+        ns = r - 2
+        if why == "offrange":
+            r = rng.choice([4, 5])
+            ns = r - 2
+        sw = rng.choice([0, 0, 1, 2, 3, 3])
+        f = rng.choice([0, 1]) if t in FLOAT else 0
+        l2 = rng.randrange(4)
+        cap = SW_BYTES[sw] if sw else min(256 * es, rng.choice([32, 64, 128, 256, 512]))
+        inner = 16 * rng.randint(1, max(1, cap // 16))
+        cpp = max(1, min(256, inner // es))
+        if why == "narrow":
+            sw = 0
+            cpp = rng.choice([k for k in range(1, 33) if (k * es) % 16])
+        row = rup(cpp * es, 16)
+        pitch = max(row, SW_BYTES[sw])
+        ppc = rng.randint(1, min(1024, MAXBOX // pitch, rng.choice([4, 16, 64, 64, 256, 1024])))
+        dC = rng.choice([cpp, cpp, 2 * cpp, rng.randint(1, 2 * cpp + 8)])
+        ds = [rng.randint(1, rng.choice([3, 8, 12, 24, 40])) for _ in range(ns)]
+        dN = rng.randint(1, 6)
+        d = [dC] + ds + [dN]
+        lim = IC_LIMIT[r]
+        lc, uc = [], []
+        for i in range(ns):
+            while True:
+                lo = rng.choice([0, 0, 0, -1, -1, -2, -3, 1, 2, rng.randint(-lim, lim - 1)])
+                up = rng.choice([0, 0, 0, -1, -1, -2, -3, 1, 2, rng.randint(-lim, lim - 1)])
+                lo = max(-lim, min(lim - 1, lo))
+                up = max(-lim, min(lim - 1, up))
+                if ds[i] - 1 + up >= lo and (ds[i] - 1 + up - lo) < 4096:
+                    break
+            lc.append(lo)
+            uc.append(up)
+        e = [rng.choice([1, 1, 1, 1, 2, 3, 8]) for _ in range(r)]
+        # strides
+        s = []
+        prev = dC * es
+        for i in range(1, r):
+            if rng.random() < 0.05:
+                st = 16 * rng.randint(1, 8)
+            else:
+                st = rup(prev, 16) + 16 * rng.choice([0, 0, 1, 3])
+            s.append(st)
+            prev = st * d[i]
+        foot = dC * es + sum((d[i] - 1) * s[i - 1] for i in range(1, r))
+        if foot > GSIZE // 2:
+            continue
+        a = rng.randrange(0, (GSIZE - foot - 64) // 16) * 16
+        # coordinates: channel, filter base (in the box), image
+        m = 16 // es
+        c0 = rng.choice([0, 0, 0, 0, m * rng.randint(-(cpp // m) - 1, dC // m + 1)])
+        if why == "misal":
+            c0 = m * rng.randint(0, 4) + rng.randint(1, m - 1)
+        c = [c0]
+        for i in range(1, r - 1):
+            lo, hi = ic_box(dict(d=d, lc=lc, uc=uc), i)
+            if rng.random() < 0.3:
+                ci = lo + e[i] * rng.randint(0, (hi - lo) // e[i])
+            else:
+                ci = rng.randint(lo, hi)
+            c.append(ci)
+        if why == "outside":
+            i = rng.randint(1, r - 2)
+            lo, hi = ic_box(dict(d=d, lc=lc, uc=uc), i)
+            c[i] = rng.choice([lo - rng.randint(1, 4), hi + rng.randint(1, 4)])
+        c.append(rng.choice([0, 0, rng.randint(0, dN - 1), rng.randint(0, dN - 1), rng.randint(-2, dN + 1)]))
+        omax = IC_OFFMAX[r]
+        off = [rng.choice([0] * 6 + [1, 1, 2, 3, rng.randint(0, 4), rng.randint(0, min(omax, 40))]
+                          + [rng.randint(0, omax)] * (rng.random() < 0.3)) for _ in range(ns)]
+        if rng.random() < 0.8:
+            # mostly offsets that keep some pixels inside (a filter smaller than the image)
+            off = [min(x, max(0, ds[i] - 1 - max(0, lc[i]))) for i, x in enumerate(off)]
+        if why == "offrange":
+            off[rng.randrange(ns)] = rng.randint(omax + 1, min(0xFFFF, 4 * omax + 3))
+        o = 128 * rng.randrange(8)
+        if why == "smem16":
+            o += 16 * rng.randint(1, 7)
+        cfg = dict(t=t, r=r, d=d, s=s, e=e, il=0, sw=sw, l2=l2, f=f, a=a, c=c, o=o,
+                   lc=lc, uc=uc, cpp=cpp, ppc=ppc, off=off)
+        cfg["pos"] = ic_position(cfg) if why in ("plain", "narrow", "smem16") else why
+        if why != "plain":
+            cfg["why"] = why
+        return cfg
+
+
+IC_ODD = ["outside"] * 16 + ["offrange"] * 10 + ["narrow"] * 12 + ["misal"] * 4 + ["smem16"] * 2
+
+IC_BREAKS = ["rank2", "rank6", "lc_lo", "lc_hi", "uc_lo", "uc_hi", "corner_edge", "cpp0", "cpp257",
+             "cpp256", "ppc0", "ppc1025", "ppc1024", "narrow", "swinner", "empty", "es0", "es9",
+             "nan_int", "il1", "il2", "addr8", "dim0", "dimbig", "stride8", "stridebig", "type13",
+             "type15", "sw4", "sw5", "sw6", "l24", "oob2", "valid", "valid", "valid",
+             "area0", "area1", "colbytes", "colbytes"]
+
+# Column sizes (pixelsPerColumn x channelsPerPixel x element size) around
+# where the driver stops encoding: 256-byte rows, 896 to 944 pixels, and
+# 2048-byte rows, 112 to 118 pixels.
+IC_COLBYTES = [(256, p) for p in (896, 900, 904, 906, 907, 908, 909, 910, 912, 920, 930, 944)] + \
+              [(2048, p) for p in (112, 113, 114, 115, 118)]
+
+
+def gen_im2col_verdict(rng):
+    """An im2col configuration that breaks (at most) one rule."""
+    c = gen_im2col(rng)
+    why = rng.choice(IC_BREAKS)
+    r = c["r"]
+    lim = IC_LIMIT[r]
+    es = ESIZE[c["t"]]
+    ga = 1 << 20
+    i = rng.randrange(r - 2)
+    if why == "rank2":
+        c["r"] = 2
+    elif why == "rank6":
+        c["r"] = 6
+    elif why == "lc_lo":
+        c["lc"][i] = -lim - rng.choice([1, 1, 7])
+    elif why == "lc_hi":
+        c["lc"][i] = lim + rng.choice([0, 0, 7])
+    elif why == "uc_lo":
+        c["uc"][i] = -lim - rng.choice([1, 1, 7])
+    elif why == "uc_hi":
+        c["uc"][i] = lim + rng.choice([0, 0, 7])
+    elif why == "corner_edge":
+        c["lc"][i] = rng.choice([-lim, lim - 1])
+        c["uc"][i] = rng.choice([-lim, lim - 1])
+    elif why == "cpp0":
+        c["cpp"] = 0
+    elif why == "cpp257":
+        c["sw"], c["cpp"] = 0, rng.choice([257, 512])
+    elif why == "cpp256":
+        c["sw"], c["cpp"] = 0, 256
+    elif why == "ppc0":
+        c["ppc"] = 0
+    elif why == "ppc1025":
+        c["ppc"] = rng.choice([1025, 2048])
+    elif why == "ppc1024":
+        c["ppc"] = 1024
+    elif why == "narrow":
+        c["sw"] = 0
+        c["cpp"] = rng.choice([k for k in range(1, 33) if (k * es) % 16])
+    elif why == "swinner":
+        c["sw"] = rng.choice([1, 2, 3])
+        c["cpp"] = min(256, rup(SW_BYTES[c["sw"]] + 16 * rng.randint(1, 8), 16) // es)
+    elif why == "empty":
+        # upper end below the lower corner
+        d = c["d"][i + 1]
+        lo = rng.randint(max(-lim, 1 - lim), min(lim - 1, 3))
+        up = lo - d - rng.randint(0, 2)
+        if -lim <= up:
+            c["lc"][i], c["uc"][i] = lo, up
+        else:
+            why = "empty-skipped"
+    elif why in ("area0", "area1"):
+        # globalDim + upper - lower = 0 (no filter base fits) or 1
+        d = c["d"][i + 1]
+        lo = rng.randint(-min(lim, 8), min(lim - 1, 3))
+        up = lo - d + (why == "area1")
+        if -lim <= up < lim:
+            c["lc"][i], c["uc"][i] = lo, up
+        else:
+            why += "-skipped"
+    elif why == "colbytes":
+        row, c["ppc"] = rng.choice(IC_COLBYTES)
+        c["t"] = rng.choice([k for k in range(13) if row // ESIZE[k] <= 256])
+        c["cpp"] = row // ESIZE[c["t"]]
+        c["sw"], c["f"] = 0, 0
+        c["d"][0] = c["cpp"]
+    elif why == "es0":
+        c["e"][rng.randrange(r)] = 0
+    elif why == "es9":
+        c["e"][rng.randrange(r)] = rng.choice([9, 16])
+    elif why == "nan_int":
+        c["t"] = rng.choice([0, 1, 2, 3, 4, 5])
+        c["f"] = 1
+        c["sw"] = 0
+    elif why == "il1":
+        c["il"] = 1
+    elif why == "il2":
+        c["il"], c["sw"] = 2, 1
+        c["cpp"] = max(1, 32 // es)
+    elif why == "addr8":
+        ga += 8
+    elif why == "dim0":
+        c["d"][rng.randrange(r)] = 0
+    elif why == "dimbig":
+        c["d"][rng.randrange(r)] = (1 << 32) + rng.choice([0, 1])
+    elif why == "stride8":
+        c["s"][rng.randrange(r - 1)] += 8
+    elif why == "stridebig":
+        c["s"][rng.randrange(r - 1)] = (1 << 40) + rng.choice([-16, 0, 16])
+    elif why in ("type13", "type15"):
+        c["t"] = int(why[4:])
+        c["f"] = 0
+        c["cpp"] = 128
+        c["sw"] = 0
+        c["d"][0] = 128
+    elif why in ("sw4", "sw5", "sw6"):
+        c["sw"] = int(why[2:])
+        c["cpp"] = max(1, min(c["cpp"], 128 // es))
+    elif why == "l24":
+        c["l2"] = 4
+    elif why == "oob2":
+        c["f"] = 2
+    c["why"] = why
+    c["ga"] = ga
+    return c
+
+
+def phase_im2col_verdicts(cu, args, out):
+    rng = random.Random(args.seed * 7 + 2)
+    base = cu.alloc(4 << 20)
+    t0 = time.time()
+    n = 0
+    for _ in range(args.im2col_verdicts):
+        c = gen_im2col_verdict(rng)
+        ga = rup(base, 1024) + c["ga"]
+        r = c["r"]
+        rr = max(1, min(5, r))
+        cc = dict(c)
+        for key, fill in (("d", 1), ("e", 1)):
+            cc[key] = (c[key] + [fill] * 5)[:rr]
+        cc["s"] = (c["s"] + [16] * 4)[:max(0, rr - 1)]
+        cc["lc"] = (c["lc"] + [0] * 3)[:max(0, rr - 2)]
+        cc["uc"] = (c["uc"] + [0] * 3)[:max(0, rr - 2)]
+        rc = cu.encode_im2col(cc, ga)
+        rec = {"k": "V", "mode": "im2col", "why": c["why"], "t": c["t"], "r": r, "ga": ga % 1024,
+               "d": cc["d"], "s": cc["s"], "e": cc["e"], "lc": cc["lc"], "uc": cc["uc"],
+               "cpp": c["cpp"], "ppc": c["ppc"], "il": c["il"], "sw": c["sw"], "l2": c["l2"],
+               "f": c["f"], "rc": rc}
+        out.write(json.dumps(rec, separators=(",", ":")) + "\n")
+        n += 1
+    dt = time.time() - t0
+    return {"verdicts": n, "verdict_seconds": round(dt, 3)}
+
+
 # ------------------------------------------------------------- phases
 
 def phase_verdicts(cu, args, out):
@@ -672,17 +1087,31 @@ def configs_for(kind, args):
     n = phase_count(kind, args)
     if kind == "S":
         return [gen_store(rng) for _ in range(n)]
+    if kind == "C":
+        return [gen_im2col(rng) for _ in range(n)]
+    if kind == "O":
+        return [gen_im2col(rng, IC_ODD[k % len(IC_ODD)]) for k in range(n)]
     return [gen_config(rng, kind) for _ in range(n)]
 
 
 def phase_count(kind, args):
     return {"L": args.loads, "I": args.interleaved, "R": args.unaligned, "X": args.far,
-            "E": args.estride, "S": args.stores, "M": args.misaligned}[kind]
+            "E": args.estride, "S": args.stores, "M": args.misaligned, "C": args.im2col,
+            "O": args.im2col_odd}[kind]
 
 
 def refusal(kind, c, rc):
+    if kind in IM2COL:
+        return {"k": "V", "mode": "im2col", "why": "sweep-" + kind + "-" + c.get("why", "plain"),
+                "t": c["t"], "r": c["r"], "ga": c["a"] % 1024, "d": c["d"], "s": c["s"], "e": c["e"],
+                "lc": c["lc"], "uc": c["uc"], "cpp": c["cpp"], "ppc": c["ppc"], "il": c["il"],
+                "sw": c["sw"], "l2": c["l2"], "f": c["f"], "rc": rc}
     return {"k": "V", "why": "sweep-" + kind, "t": c["t"], "r": c["r"], "ga": c["a"] % 1024, "d": c["d"],
             "s": c["s"], "b": c["b"], "e": c["e"], "il": c["il"], "sw": c["sw"], "l2": c["l2"], "f": c["f"], "rc": rc}
+
+
+# the load phases of im2col copies
+IM2COL = "CO"
 
 
 def emit(out, rec):
@@ -710,20 +1139,23 @@ def phase_loads(cu, args, out, kind, dumpf):
         for idx in range(pos, stop):
             c = dict(configs[idx])
             k = idx - pos
-            rc = cu.encode(c, gbase + c["a"])
+            im2col = kind in IM2COL
+            rc = cu.encode_im2col(c, gbase + c["a"]) if im2col else cu.encode(c, gbase + c["a"])
             if rc != 0:
                 refused += 1
                 emit(out, refusal(kind, c, rc))
                 continue
-            c["x"] = box_bytes(c)
-            c["ext"] = smem_extent(c)
+            c["x"] = ic_bytes(c) if im2col else box_bytes(c)
+            c["ext"] = ic_extent(c) if im2col else smem_extent(c)
             c["n"] = rup(c["o"] + c["ext"] + SLACK, 16)
             coords = [ctypes.c_int32(x) for x in (c["c"] + [0] * (5 - c["r"]))]
+            if im2col:
+                coords += [ctypes.c_uint16(x & 0xFFFF) for x in (c["off"] + [0] * 3)[:3]]
             params = [ctypes.c_uint64(outbuf + k * SLOT)] + coords + [
                 ctypes.c_uint32(c["o"]), ctypes.c_uint32(c["x"]), ctypes.c_uint32(c["n"] // 4)]
             if args.maps and idx % args.maps == 0:
                 c["m"] = cu.map_bytes().hex()
-            r = cu.launch(f"ld{c['r']}", params, 1024 + c["n"])
+            r = cu.launch(f"{'ic' if im2col else 'ld'}{c['r']}", params, 1024 + c["n"])
             if r != 0:
                 pend.append((k, idx, c))
                 break
@@ -746,7 +1178,13 @@ def phase_loads(cu, args, out, kind, dumpf):
             c["h"] = f"{digest(region):016x}"
             c["i"] = idx
             seg = region[c["o"]:c["o"] + c["ext"] + 64]
-            if (args.sample and idx % args.sample == 0) or c["st"] != 1 or c["df"] or c["ov"] or kind != "L":
+            bad = c["st"] != 1 or c["df"] or c["ov"]
+            if kind == "C":
+                # (a sample only, bad or not: the dump holds the rest)
+                keep = args.im2col_sample and idx % args.im2col_sample == 0
+            else:
+                keep = (args.sample and idx % args.sample == 0) or bad or kind != "L"
+            if keep:
                 c["B"] = base64.b64encode(seg.tobytes()).decode()
             if dumpf is not None and idx < args.dump_loads:
                 c["fo"] = dumpf.write(seg.tobytes())
@@ -879,11 +1317,14 @@ class FakeCuda:
     def encode(self, c, gaddr):
         return 1 if c["il"] == 2 and c["sw"] != 1 else 0
 
+    def encode_im2col(self, c, gaddr):
+        return 1 if not (3 <= c["r"] <= 5) or c["cpp"] == 0 or c["ppc"] == 0 else 0
+
     def map_bytes(self):
         return bytes(128)
 
     def launch(self, name, params, smem):
-        if params[-3 if name.startswith("ld") else -2].value % 128:
+        if params[-3 if name.startswith(("ld", "ic")) else -2].value % 128:
             self.bad = True
         return 0
 
@@ -891,10 +1332,12 @@ class FakeCuda:
 def run_phase(args):
     cu = FakeCuda() if os.environ.get("TENSOR_SWEEP_FAKE") else Cuda()
     path = os.path.join(args.work, f"part-{args.phase}.jsonl")
-    dumpf = Dump(args.out, f"{args.phase}{args.start}-") if args.dump and args.phase in "LI" else None
+    dumpf = Dump(args.out, f"{args.phase}{args.start}-") if args.dump and args.phase in "LIC" else None
     with open(path, "a") as out:
         if args.phase == "V":
             info = phase_verdicts(cu, args, out)
+        elif args.phase == "D":
+            info = phase_im2col_verdicts(cu, args, out)
         elif args.phase == "S":
             info = phase_stores(cu, args, out)
         else:
@@ -911,7 +1354,9 @@ def child(args, ph, start, end, batch):
            "--far", str(args.far), "--estride", str(args.estride), "--stores", str(args.stores),
            "--misaligned", str(args.misaligned),
            "--verdicts", str(args.verdicts), "--sample", str(args.sample), "--maps", str(args.maps),
-           "--dump-loads", str(args.dump_loads)] + (["--dump"] if args.dump else [])
+           "--dump-loads", str(args.dump_loads), "--im2col", str(args.im2col),
+           "--im2col-odd", str(args.im2col_odd), "--im2col-verdicts", str(args.im2col_verdicts),
+           "--im2col-sample", str(args.im2col_sample)] + (["--dump"] if args.dump else [])
     if end is not None:
         cmd += ["--end", str(end)]
     try:
@@ -933,11 +1378,12 @@ def last_error(args, ph):
 def run_isolating(args, ph):
     """Runs phase `ph`; a batch whose launches fault is run again one
     configuration at a time, each fault recorded (`F`) and skipped."""
-    total = 1 if ph == "V" else phase_count(ph, args)
-    batch = 1 if ph in "RM" else 512
+    total = 1 if ph in "VD" else phase_count(ph, args)
+    batch = 1 if ph in "RMO" else 512
+    max_starts = args.odd_starts if ph == "O" else args.max_starts
     pos, iso_end, starts, log = 0, -1, 0, []
     t0 = time.time()
-    while pos < total and starts < args.max_starts:
+    while pos < total and starts < max_starts:
         starts += 1
         if pos < iso_end:
             rc, text = child(args, ph, pos, iso_end, 1)
@@ -962,15 +1408,18 @@ def run_isolating(args, ph):
 
 def reduce(src, dst):
     """The corpus copy of a sweep: every record, the full bytes (B) of every
-    128th plain load, every 10th load of the far-coordinate and
-    element-stride phases and of every interleaved one kept, the driver's
-    map bytes (m) of every 2000th."""
+    128th plain load, every 32nd im2col load, every 10th load of the
+    far-coordinate and element-stride phases and of every interleaved and
+    odd-operand one kept (and of any load whose completion went wrong), the
+    driver's map bytes (m) of every 2000th."""
     with gzip.open(src, "rt") as f, gzip.open(dst, "wt", compresslevel=9) as out:
         for line in f:
             r = json.loads(line)
             if r.get("k") == "L":
                 ph, i = r.get("phase", "L"), r["i"]
-                keep = (ph == "L" and i % 128 == 0) or (ph in "XE" and i % 10 == 0) or ph not in "LXE"
+                keep = ((ph == "L" and i % 128 == 0) or (ph in "XE" and i % 10 == 0)
+                        or (ph == "C" and i % 32 == 0) or ph not in "LXEC"
+                        or r.get("st") != 1 or r.get("df") or r.get("ov"))
                 if not keep:
                     r.pop("B", None)
                 if i % 2000:
@@ -992,12 +1441,20 @@ def main():
     ap.add_argument("--stores", type=int, default=6000)
     ap.add_argument("--verdicts", type=int, default=4000)
     ap.add_argument("--sample", type=int, default=64)
+    ap.add_argument("--im2col", type=int, default=8000, help="im2col loads (phase C)")
+    ap.add_argument("--im2col-odd", type=int, default=len(IC_ODD),
+                    help="im2col loads with an odd operand, one a launch (phase O)")
+    ap.add_argument("--im2col-verdicts", type=int, default=3000, help="cuTensorMapEncodeIm2col calls (phase D)")
+    ap.add_argument("--im2col-sample", type=int, default=16, help="keep the bytes of every N-th im2col load")
+    ap.add_argument("--odd-starts", type=int, default=24, help="processes phase O may start")
+    ap.add_argument("--file", default="tensor-sweep.jsonl.gz", help="the merged sweep file's name in --out")
     ap.add_argument("--maps", type=int, default=200, help="keep the driver's 128 bytes of every N-th map")
     ap.add_argument("--dump", action="store_true")
     ap.add_argument("--dump-loads", type=int, default=8000, help="dump the bytes of the first N plain loads")
     ap.add_argument("--phase-timeout", type=int, default=150)
     ap.add_argument("--max-starts", type=int, default=8, help="processes a phase may start (one per fault)")
-    ap.add_argument("--phases", default="VLSXEMRI")
+    ap.add_argument("--phases", default="VLSXEMRI",
+                    help="V L S X E M R I (tiled), D C O (im2col: verdicts, loads, odd operands)")
     ap.add_argument("--phase", help=argparse.SUPPRESS)
     ap.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("--end", type=int, default=None, help=argparse.SUPPRESS)
@@ -1015,14 +1472,18 @@ def main():
             f.write(ptx_text())
         return
     if args.dry:
-        for kind in "LXEIRSM":
+        for kind in "LXEIRSMCO":
             cs = configs_for(kind, args)
-            if kind != "S":
+            if kind in IM2COL:
+                for c in cs:
+                    ic_bytes(c)
+            elif kind != "S":
                 for c in cs:
                     box_bytes(c)
         rng = random.Random(args.seed)
         for _ in range(2000):
             gen_verdict(rng)
+            gen_im2col_verdict(rng)
         print("dry run ok; selftest digest", f"{digest(pattern(1, 1024).view(np.uint8)):016x}")
         return
     if args.phase:
@@ -1044,7 +1505,7 @@ def main():
             print("  " + l.replace("\n", "\n  "), flush=True)
     # merge
     sel = pattern(1, 1024).view(np.uint8)
-    path = os.path.join(args.out, "tensor-sweep.jsonl.gz")
+    path = os.path.join(args.out, args.file)
     children = []
     with gzip.open(path, "wt") as out:
         lines = []
@@ -1058,6 +1519,7 @@ def main():
                 else:
                     lines.append(line)
         hdr = {"k": "H", "seed": args.seed, "gsize": GSIZE, "slack": SLACK, "tries": TRIES, "threads": NT,
+               "maxbox": MAXBOX,
                "selftest": {"seed": 1, "n": 1024, "digest": f"{digest(sel):016x}"},
                "phases": summary, "processes": children, "wall_seconds": round(time.time() - t0, 3)}
         out.write(json.dumps(hdr, separators=(",", ":")) + "\n")

@@ -284,10 +284,12 @@ const TENSOR: &str = ".version 8.7
 	.shared .align 128 .b8 tile[128];
 	.shared .align 8 .b64 bar;
 	ld.param.u64 %rd1, [pout];
+	mov.b64 %rd5, map;
+	cvta.param.u64 %rd5, %rd5;
 	mbarrier.init.shared::cta.b64 [bar], 1;
 	fence.mbarrier_init.release.cluster;
 	mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [bar], 128;
-	cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [tile], [map, {4, 1}], [bar];
+	cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [tile], [%rd5, {4, 1}], [bar];
 WAIT:
 	mbarrier.try_wait.parity.shared::cta.b64 %p1, [bar], 0;
 	@!%p1 bra WAIT;

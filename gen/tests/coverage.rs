@@ -18,10 +18,6 @@ const WITHOUT: &[(&str, &str)] = &[
     ("prefetchu", "a hint: no result"),
     ("applypriority", "changes an eviction priority: no result"),
     (
-        "cp.async.bulk.prefetch.tensor",
-        "a hint: no result (and tensor copies are not modelled yet)",
-    ),
-    (
         "discard",
         "leaves the line's contents unspecified: no defined result",
     ),
@@ -55,14 +51,48 @@ const WITHOUT: &[(&str, &str)] = &[
     // Families the simulator does not run yet (docs/status.md): no expected
     // values to give. (The bulk copies and reductions, their groups,
     // `st.async` and `st.bulk` have groups: gen/src/suite/bulk.rs.)
-    ("cp.async.bulk.tensor", "tensor copies are not modelled yet"),
-    (
-        "cp.reduce.async.bulk.tensor",
-        "tensor copies are not modelled yet",
-    ),
     (
         "st.async.release",
         "the release form to global memory (sm_100) is not modelled yet",
+    ),
+    // Tensor-copy modes the simulator does not run yet (the tiled and
+    // im2col loads, tiled stores and reductions, and the prefetches of both
+    // have groups: gen/src/suite/tensor.rs).
+    (
+        "cp.async.bulk.prefetch.tensor.im2col::w",
+        ".im2col::w (sm_100) is not modelled yet",
+    ),
+    (
+        "cp.async.bulk.prefetch.tensor.tile::gather4",
+        ".tile::gather4 (sm_100) is not modelled yet",
+    ),
+    (
+        "cp.async.bulk.tensor.shared::cluster.global.im2col::w",
+        ".im2col::w (sm_100) is not modelled yet",
+    ),
+    (
+        "cp.async.bulk.tensor.shared::cta.global.im2col::w",
+        ".im2col::w (sm_100) is not modelled yet",
+    ),
+    (
+        "cp.async.bulk.tensor.shared::cluster.global.tile::gather4",
+        ".tile::gather4 (sm_100) is not modelled yet",
+    ),
+    (
+        "cp.async.bulk.tensor.shared::cta.global.tile::gather4",
+        ".tile::gather4 (sm_100) is not modelled yet",
+    ),
+    (
+        "cp.async.bulk.tensor.global.shared::cta.tile::scatter4",
+        ".tile::scatter4 (sm_100) is not modelled yet",
+    ),
+    (
+        "cp.async.bulk.tensor.global.shared::cta.im2col_no_offs",
+        "the im2col store is not run by the simulator yet (its function is written from the spec, untested on a GPU)",
+    ),
+    (
+        "cp.reduce.async.bulk.tensor.im2col_no_offs",
+        "the im2col reduction is not run by the simulator yet",
     ),
     ("tensormap.replace", "tensor maps are not modelled yet"),
 ];

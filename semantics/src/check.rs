@@ -971,6 +971,14 @@ impl<'c> Checker<'c> {
                         Some(Symbol::Reg(".pred")) => {
                             Err(format!("`{base}` is a predicate, not an address"))
                         }
+                        // PTX ISA 9.7.9.25.5.2: "The operand tensorMap is the
+                        // generic address of the opaque tensor-map object";
+                        // a parameter's name is a .param address (ptxas:
+                        // "State space mismatch between instruction and
+                        // address")
+                        Some(Symbol::EntryParam | Symbol::Var(".param")) if tensor => Err(format!(
+                            "the tensor map is a generic address: `{base}` is a .param address (take it with mov and cvta.param)"
+                        )),
                         Some(_) => Ok(()),
                         None => Err(format!("`{base}` is not declared")),
                     },
@@ -1250,5 +1258,29 @@ mod tests {
         );
         assert!(one.len() >= 40, "{}", one.len());
         assert_eq!(one, four);
+    }
+
+    /// The tensor map operand is a generic address: a parameter's name is
+    /// refused, its generic address taken with `cvta.param` is not.
+    #[test]
+    fn a_tensor_map_is_a_generic_address() {
+        let kernel = |map: &str| {
+            format!(
+                ".version 8.7\n.target sm_90a\n.address_size 64\n\
+                 .visible .entry k(.param .align 64 .b8 m[128])\n{{\n\t.reg .b64 %rd<2>;\n\
+                 \t.shared .align 128 .b8 sh[128];\n\t.shared .align 8 .b64 bar;\n\
+                 \tmov.b64 %rd1, m;\n\tcvta.param.u64 %rd1, %rd1;\n\
+                 \tcp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [sh], [{map}, {{0}}], [bar];\n\
+                 \tret;\n}}\n"
+            )
+        };
+        let check = |map: &str| {
+            let m = crate::ptx::parse(&kernel(map)).expect("parses");
+            check_module(&m, &Options::default())
+        };
+        assert!(check("%rd1").is_empty(), "{:?}", check("%rd1"));
+        let d = check("m");
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!(d[0].message.contains("generic address"), "{d:?}");
     }
 }

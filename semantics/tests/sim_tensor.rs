@@ -46,7 +46,12 @@ const ROUND_TRIP: &str = "\
 	.reg .b32 %r<8>;
 	.reg .b64 %rd<8>;
 	.shared .align 1024 .b8 tile[8192];
+	.reg .b64 %tmi, %tmo;
 	.shared .align 8 .b64 bar;
+	mov.b64 %tmi, min;
+	cvta.param.u64 %tmi, %tmi;
+	mov.b64 %tmo, mout;
+	cvta.param.u64 %tmo, %tmo;
 	ld.param.u32 %r1, [x];
 	ld.param.u32 %r2, [y];
 	ld.param.u32 %r3, [x2];
@@ -55,11 +60,11 @@ const ROUND_TRIP: &str = "\
 	fence.mbarrier_init.release.cluster;
 	ld.param.u32 %r5, [bytes];
 	mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [bar], %r5;
-	cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [tile], [min, {%r1, %r2}], [bar];
+	cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [tile], [%tmi, {%r1, %r2}], [bar];
 WAIT:
 	mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;
 	@!%p2 bra WAIT;
-	cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [mout, {%r3, %r4}], [tile];
+	cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%tmo, {%r3, %r4}], [tile];
 	cp.async.bulk.commit_group;
 	cp.async.bulk.wait_group 0;
 	ret;";
@@ -177,12 +182,15 @@ const LOAD_OUT: &str = "\
 	.reg .b32 %r<8>;
 	.reg .b64 %rd<8>;
 	.shared .align 1024 .b8 tile[1024];
+	.reg .b64 %tmi;
 	.shared .align 8 .b64 bar;
 	ld.param.u64 %rd5, [pout];
+	mov.b64 %tmi, min;
+	cvta.param.u64 %tmi, %tmi;
 	mbarrier.init.shared::cta.b64 [bar], 1;
 	fence.mbarrier_init.release.cluster;
 	mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [bar], 1024;
-	cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [tile], [min, {0, 0}], [bar];
+	cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [tile], [%tmi, {0, 0}], [bar];
 WAIT:
 	mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;
 	@!%p2 bra WAIT;
@@ -353,6 +361,7 @@ COPY:
 	add.u32 %r1, %r1, 8;
 	setp.lt.u32 %p1, %r1, 128;
 	@%p1 bra COPY;
+	REPLACE
 	FENCE
 	mbarrier.init.shared::cta.b64 [bar], 1;
 	fence.mbarrier_init.release.cluster;
@@ -376,10 +385,13 @@ fn a_map_written_in_global_memory_needs_the_tensormap_proxy_fence() {
         } else {
             ""
         };
-        let body = MAP_IN_GLOBAL.replace("FENCE", fence).replace(
-            "mov.u64 %rd10, min;",
-            "mov.u64 %rd10, min;\n\tcvta.param.u64 %rd10, %rd10;",
-        );
+        let body = MAP_IN_GLOBAL
+            .replace("REPLACE", "")
+            .replace("FENCE", fence)
+            .replace(
+                "mov.u64 %rd10, min;",
+                "mov.u64 %rd10, min;\n\tcvta.param.u64 %rd10, %rd10;",
+            );
         let prog = program(
             &body,
             ".param .u64 pin, .param .u64 pout, .param .u64 pmap, .param .align 64 .b8 min[128]",
@@ -425,7 +437,10 @@ fn a_map_written_in_global_memory_needs_the_tensormap_proxy_fence() {
 const REDUCE: &str = "\
 	.reg .b32 %r<8>;
 	.reg .b64 %rd<8>;
+	.reg .b64 %tm;
 	.shared .align 128 .b8 tile[512];
+	mov.b64 %tm, m;
+	cvta.param.u64 %tm, %tm;
 	mov.u32 %r1, 0;
 FILL:
 	mov.u32 %r2, tile;
@@ -436,7 +451,7 @@ FILL:
 	setp.lt.u32 %p1, %r1, 512;
 	@%p1 bra FILL;
 	fence.proxy.async.shared::cta;
-	cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [m, {4, 2}], [tile];
+	cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%tm, {4, 2}], [tile];
 	cp.async.bulk.commit_group;
 	cp.async.bulk.wait_group 0;
 	ret;";
@@ -493,8 +508,11 @@ const MULTICAST: &str = "\
 	.reg .b32 %r<8>;
 	.reg .b64 %rd<8>;
 	.shared .align 1024 .b8 tile[1024];
+	.reg .b64 %tmi;
 	.shared .align 8 .b64 bar;
 	ld.param.u64 %rd5, [pout];
+	mov.b64 %tmi, min;
+	cvta.param.u64 %tmi, %tmi;
 	mov.u32 %r6, %cluster_ctarank;
 	mbarrier.init.shared::cta.b64 [bar], 1;
 	fence.mbarrier_init.release.cluster;
@@ -502,7 +520,7 @@ const MULTICAST: &str = "\
 	barrier.cluster.arrive;
 	barrier.cluster.wait;
 	setp.eq.u32 %p1, %r6, 0;
-	@%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [tile], [min, {0, 0}], [bar], 3;
+	@%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [tile], [%tmi, {0, 0}], [bar], 3;
 WAIT:
 	mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;
 	@!%p2 bra WAIT;
@@ -544,5 +562,66 @@ fn multicast_fills_every_cta_of_the_mask() {
         let want = &input[7 * 256 + 28 * 4..][..16];
         assert_eq!(&o.buffers[1].bytes[..16], want);
         assert_eq!(&o.buffers[1].bytes[16..], want);
+    }
+}
+
+#[test]
+fn tensormap_replace_moves_the_box_to_another_tensor() {
+    const MAP: u64 = 0x7f00_0030_0000;
+    const OTHER: u64 = 0x7f00_0040_0000;
+    let min = map2d(IN, 32, 8, 128, [32, 8], Swizzle::None);
+    let (a, b) = (words(256, 3), words(256, 4));
+    let run = |replace: &str| {
+        let body = MAP_IN_GLOBAL
+            .replace("REPLACE", replace)
+            .replace("FENCE", "fence.proxy.tensormap::generic.release.gpu;\n\tfence.proxy.tensormap::generic.acquire.gpu [%rd8], 128;")
+            .replace("mov.u64 %rd10, min;", "mov.u64 %rd10, min;\n\tcvta.param.u64 %rd10, %rd10;");
+        let prog = program(
+            &body,
+            ".param .u64 pin, .param .u64 pout, .param .u64 pmap, .param .align 64 .b8 min[128], .param .u64 pother",
+            "",
+        );
+        let launch = Launch::new(
+            [1, 1, 1],
+            [1, 1, 1],
+            vec![
+                Arg::Buffer {
+                    addr: Some(IN),
+                    bytes: a.clone(),
+                },
+                Arg::Buffer {
+                    addr: Some(OUT),
+                    bytes: vec![0; 16],
+                },
+                Arg::Buffer {
+                    addr: Some(MAP),
+                    bytes: vec![0; 128],
+                },
+                Arg::Bytes(min.to_bytes().to_vec()),
+                Arg::Buffer {
+                    addr: Some(OTHER),
+                    bytes: b.clone(),
+                },
+            ],
+        );
+        sim::run(&prog, &launch).unwrap()
+    };
+    // PTX ISA 9.7.9.26: the field `.global_address` of the map in global
+    // memory becomes `pother`: the box comes from there
+    let o = run("ld.param.u64 %rd11, [pother];\n\ttensormap.replace.tile.global_address.global.b1024.b64 [%rd8], %rd11;");
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+    assert_eq!(o.buffers[1].bytes, b[..16]);
+    // `.rank` takes the rank minus one: 5 would be a rank of 6
+    let o = run("tensormap.replace.tile.rank.global.b1024.b32 [%rd8], 5;");
+    assert_eq!(o.reports.len(), 1, "{:?}", o.reports);
+    match &o.reports[0].kind {
+        StopKind::Undefined(u) => assert_eq!(u.section, "9.7.9.26"),
+        k => panic!("{k:?}"),
+    }
+    // the address window: a map in the parameter space cannot be replaced
+    let o = run("mov.u64 %rd11, min;\n\tcvta.param.u64 %rd11, %rd11;\n\ttensormap.replace.tile.rank.b1024.b32 [%rd11], 1;");
+    match &o.reports[0].kind {
+        StopKind::Undefined(u) => assert!(u.rule.contains("address window"), "{u:?}"),
+        k => panic!("{k:?}"),
     }
 }

@@ -368,12 +368,30 @@ impl Cuda {
             )?;
         }
         let mut args = [input, output];
-        let mut params: [*mut c_void; 2] = [
+        let mut maps = g
+            .tensor_maps
+            .iter()
+            .map(|t| {
+                let m = ptx_semantics::tensor::MapText::parse(t)
+                    .map_err(|e| format!("tensor map `{t}`: {e}"))?;
+                let base = match &m.base {
+                    ptx_semantics::tensor::Base::Named(n) if n == "in" => input,
+                    ptx_semantics::tensor::Base::Named(n) if n == "out" => output,
+                    _ => return Err(format!("tensor map `{t}`: its base is not `in` or `out`")),
+                };
+                d.encode_map(&m.at(base))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let mut params: Vec<*mut c_void> = vec![
             (&mut args[0] as *mut CUdeviceptr).cast(),
             (&mut args[1] as *mut CUdeviceptr).cast(),
         ];
+        params.extend(
+            maps.iter_mut()
+                .map(|m| (&mut m.0 as *mut [u8; 128]).cast::<c_void>()),
+        );
         // SAFETY: `params` points at the two `.u64` parameters the suite's
-        // kernels take.
+        // kernels take, then at each tensor map's 128 bytes.
         let launched = unsafe { self.start(function, g.grid, g.block, g.cluster, &mut params) };
         launched?;
         self.wait(start, job.timeout)?;

@@ -191,23 +191,44 @@ impl Simulator {
             .map_err(|e| RunError(format!("{}: {e}", job.ptx_path.display())))?;
         let prog = prepare(&module, &g.entry, &WindowProfile::SM90)
             .map_err(|e| RunError(format!("{}: {e}", job.ptx_path.display())))?;
-        let mut launch = Launch::new(
-            g.grid,
-            g.block,
-            vec![
-                Arg::Buffer {
-                    addr: None,
-                    bytes: job.input.to_vec(),
-                },
-                Arg::Buffer {
-                    addr: None,
-                    bytes: vec![POISON; g.output_bytes()],
-                },
-            ],
-        );
+        let mut args = vec![
+            Arg::Buffer {
+                addr: None,
+                bytes: job.input.to_vec(),
+            },
+            Arg::Buffer {
+                addr: None,
+                bytes: vec![POISON; g.output_bytes()],
+            },
+        ];
+        for t in &g.tensor_maps {
+            args.push(tensor_map_arg(t).map_err(RunError)?);
+        }
+        let mut launch = Launch::new(g.grid, g.block, args);
         launch.cluster = Some(g.cluster);
         run(&prog, &launch).map_err(|e| RunError(e.to_string()))
     }
+}
+
+/// A group's tensor map (`base=in` or `base=out`) as the simulator's
+/// argument: the model's encoding, its address the buffer's.
+pub fn tensor_map_arg(text: &str) -> Result<ptx_semantics::sim::Arg, String> {
+    use ptx_semantics::tensor::{Base, MapText};
+    let m = MapText::parse(text).map_err(|e| format!("tensor map `{text}`: {e}"))?;
+    let buffer = match &m.base {
+        Base::Named(n) if n == "in" => 0,
+        Base::Named(n) if n == "out" => 1,
+        _ => {
+            return Err(format!(
+                "tensor map `{text}`: its base is not `in` or `out`"
+            ))
+        }
+    };
+    Ok(ptx_semantics::sim::Arg::TensorMap {
+        map: m.map,
+        buffer: Some(buffer),
+        offset: m.offset,
+    })
 }
 
 /// What output buffers hold before a run, so that bytes an implementation
@@ -306,6 +327,11 @@ impl Command {
                 {"name": "out", "file": "out.bin", "bytes": g.output_bytes(), "fill": POISON}
             ]
         });
+        if let Some(params) = spec["params"].as_array_mut() {
+            for (k, t) in g.tensor_maps.iter().enumerate() {
+                params.push(serde_json::json!({"name": format!("map{k}"), "tensor_map": t}));
+            }
+        }
         if !g.expect.is_defined() {
             spec["expect"] = serde_json::json!("undefined");
         }

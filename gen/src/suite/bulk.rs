@@ -149,7 +149,7 @@ const Z4: &str = "{%z, %z, %z, %z}";
 /// Fields of `bytes` bytes of data at `at`, 16 bytes each: the first four
 /// and the last (the rows are long; the fields only name what a report
 /// shows).
-fn chunks(name: &str, at: u32, bytes: u32) -> Vec<Field> {
+pub(super) fn chunks(name: &str, at: u32, bytes: u32) -> Vec<Field> {
     let mut offs: Vec<u32> = (0..bytes.div_ceil(16)).map(|k| 16 * k).collect();
     if offs.len() > 5 {
         let last = *offs.last().unwrap();

@@ -70,6 +70,14 @@ pub struct Group {
     /// --ub-boundary`): the precondition and the value on this side.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub boundary: Option<Boundary>,
+    /// The tensor maps the kernel takes after `in` and `out`, each a
+    /// `.param .align 64 .b8 mapK[128]` parameter, as fields in the text
+    /// form of `ptx_semantics::tensor::MapText` (`base=in` or `base=out`
+    /// plus an offset): each implementation encodes them its own way (the
+    /// simulator in the model's encoding, a GPU through
+    /// `cuTensorMapEncodeTiled`/`cuTensorMapEncodeIm2col`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tensor_maps: Vec<String>,
 }
 
 /// What a group's cases are expected to do.

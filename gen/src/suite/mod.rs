@@ -14,6 +14,7 @@ pub mod manifest;
 pub mod mem;
 pub mod regs;
 mod templates;
+pub mod tensor;
 
 use manifest::{Group, Layout, Manifest, Provenance, FORMAT};
 use std::io::Write;
@@ -96,6 +97,7 @@ pub fn plans() -> Vec<Plan> {
     p.extend(addr::plans());
     p.extend(cp_async::plans());
     p.extend(bulk::plans());
+    p.extend(tensor::plans());
     p
 }
 
@@ -307,6 +309,7 @@ pub fn group_1d(
         masked: false,
         expect: manifest::Expect::Defined,
         boundary: None,
+        tensor_maps: Vec::new(),
     }
 }
 

@@ -69,6 +69,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         "mbarrier.ptx",
         include_str!("../../templates/mbarrier.ptx.tera"),
     ),
+    (
+        "tensor.ptx",
+        include_str!("../../templates/tensor.ptx.tera"),
+    ),
 ];
 
 fn tera() -> &'static tera::Tera {

@@ -12,20 +12,31 @@ pub fn simulate(b: &Built, schedule: Schedule) -> Result<Vec<u8>, String> {
     let g = &b.group;
     let module = ptx_semantics::ptx::parse(&b.ptx).map_err(|e| e.to_string())?;
     let prog = prepare(&module, &g.entry, &WindowProfile::SM90).map_err(|e| e.to_string())?;
-    let mut launch = Launch::new(
-        g.grid,
-        g.block,
-        vec![
-            Arg::Buffer {
-                addr: None,
-                bytes: b.input.clone(),
-            },
-            Arg::Buffer {
-                addr: None,
-                bytes: vec![0xa5; g.output_bytes()],
-            },
-        ],
-    );
+    let mut args = vec![
+        Arg::Buffer {
+            addr: None,
+            bytes: b.input.clone(),
+        },
+        Arg::Buffer {
+            addr: None,
+            bytes: vec![0xa5; g.output_bytes()],
+        },
+    ];
+    for t in &g.tensor_maps {
+        use ptx_semantics::tensor::{Base, MapText};
+        let m = MapText::parse(t).map_err(|e| e.to_string())?;
+        let buffer = match &m.base {
+            Base::Named(n) if n == "in" => 0,
+            Base::Named(n) if n == "out" => 1,
+            _ => return Err(format!("tensor map `{t}`: base not in or out")),
+        };
+        args.push(Arg::TensorMap {
+            map: m.map,
+            buffer: Some(buffer),
+            offset: m.offset,
+        });
+    }
+    let mut launch = Launch::new(g.grid, g.block, args);
     launch.cluster = Some(g.cluster);
     launch.schedule = schedule;
     let out = run(&prog, &launch).map_err(|e| e.to_string())?;

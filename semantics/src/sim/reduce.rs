@@ -432,6 +432,32 @@ impl Fmt {
     }
 }
 
+/// The element type `cp.reduce.async.bulk.tensor` reads the map's type as
+/// (PTX ISA 9.7.9.25.5.3's table; `.and/.or/.xor` take `.u32` and `.s32`
+/// maps as `.b32` and `.u64` maps as `.b64`), with `.noftz` (only
+/// `.f32.ftz` flushes); `None` where the table has no entry (the
+/// reduction is undefined).
+pub fn tensor_type(op: BulkRedOp, ty: crate::tensor::DataType) -> Option<(BulkRedType, bool)> {
+    use crate::tensor::DataType as D;
+    use BulkRedOp::*;
+    let t = match (op, ty) {
+        (And | Or | Xor, D::U32 | D::S32) => BulkRedType::B32,
+        // `.s64` maps are not `.b64` here: every bitwise reduction of an
+        // `.s64` map faults on an H100 (CUDA_ERROR_ILLEGAL_INSTRUCTION;
+        // docs/tensor-observations.md), `.s32` ones run as `.b32`
+        (And | Or | Xor, D::U64) => BulkRedType::B64,
+        (Add | Min | Max | Inc | Dec, D::U32) => BulkRedType::U32,
+        (Add | Min | Max, D::S32) => BulkRedType::S32,
+        (Add | Min | Max, D::U64) => BulkRedType::U64,
+        (Min | Max, D::S64) => BulkRedType::S64,
+        (Add, D::F32 | D::F32Ftz) => BulkRedType::F32,
+        (Add | Min | Max, D::F16) => BulkRedType::F16,
+        (Add | Min | Max, D::Bf16) => BulkRedType::Bf16,
+        _ => return None,
+    };
+    Some((t, ty != D::F32Ftz))
+}
+
 #[cfg(test)]
 mod tests {
     use super::BulkRedOp::*;

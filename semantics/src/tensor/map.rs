@@ -288,12 +288,13 @@ impl OobFill {
     }
 }
 
-/// The im2col fields (`cuTensorMapEncodeIm2col`, PTX 5.5.4). Held and
-/// encoded; the copies of the im2col modes are not modelled yet.
+/// The im2col fields (`cuTensorMapEncodeIm2col`, PTX 5.5.4); the copies
+/// are [`super::im2col`]'s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Im2col {
-    /// `pixelBoxLowerCorner`, {D, H, W} as the driver lists them; only the
-    /// first `rank - 2` are used.
+    /// `pixelBoxLowerCorner`, W first (entry `i` belongs to dimension
+    /// `i + 1`: an H100 reads them so, although the driver's text lists them
+    /// as {D, H, W}); only the first `rank - 2` are used.
     pub lower_corner: [i32; 3],
     /// `pixelBoxUpperCorner`.
     pub upper_corner: [i32; 3],
@@ -313,8 +314,11 @@ pub enum Mode {
 }
 
 /// A tensor map by its fields. Arrays are indexed by dimension, dimension 0
-/// innermost (the driver's order); entries past `rank` are ignored (and
-/// encoded as zero).
+/// innermost (the driver's order). Entries past `rank` take no part in a
+/// copy but are kept (and encoded), so that a `tensormap.replace` of the
+/// rank brings them back in ([`super::replace`]); there a `globalDim`,
+/// `boxDim` or `elementStrides` entry of 0 stands for an entry never set,
+/// and reads as 1 ([`TensorMap::set_unset_entries`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TensorMap {
     pub data_type: DataType,
@@ -462,6 +466,9 @@ impl TensorMap {
     ///   (docs/tensor-observations.md).
     /// - A 64-byte aligned location of the map is a rule on where the map is
     ///   stored, not on its fields: not checked here.
+    /// - `globalDim` up to 2^32, as the driver's text and verdicts: an H100
+    ///   faults on a copy with a `globalDim` above 2^31, whoever wrote it
+    ///   (docs/tensormap-replace.md, observation 2). Not a rule here.
     pub fn validate(&self) -> Result<(), MapError> {
         let ty = self.data_type;
         let r = self.rank as usize;
@@ -787,18 +794,36 @@ impl TensorMap {
         Ok(())
     }
 
-    /// Our 128-byte encoding ([`ENCODING`]).
+    /// Entries `from..5` of `globalDim`, `boxDim` and `elementStrides` that
+    /// are 0 set to 1: past the rank, 0 is an entry never set (our
+    /// encoding's, and [`TensorMap::from_bytes`]'s, reading of it), and a
+    /// dimension never set is one element wide with a traversal stride of 1.
+    /// `globalStrides` keep their 0.
+    pub fn set_unset_entries(&mut self, from: usize) {
+        for i in from.min(5)..5 {
+            for e in [&mut self.box_dims[i], &mut self.element_strides[i]] {
+                if *e == 0 {
+                    *e = 1;
+                }
+            }
+            if self.global_dims[i] == 0 {
+                self.global_dims[i] = 1;
+            }
+        }
+    }
+
+    /// Our 128-byte encoding ([`ENCODING`]), every entry of the arrays
+    /// included (those past the rank too).
     pub fn to_bytes(&self) -> [u8; 128] {
         let mut b = [0u8; 128];
-        let r = (self.rank as usize).min(5);
         b[0..8].copy_from_slice(&self.global_address.to_le_bytes());
-        for i in 0..r {
+        for i in 0..5 {
             b[8 + 8 * i..16 + 8 * i].copy_from_slice(&self.global_dims[i].to_le_bytes());
         }
-        for i in 0..r.saturating_sub(1) {
+        for i in 0..4 {
             b[48 + 8 * i..56 + 8 * i].copy_from_slice(&self.global_strides[i].to_le_bytes());
         }
-        for i in 0..r {
+        for i in 0..5 {
             b[80 + 2 * i..82 + 2 * i]
                 .copy_from_slice(&(self.box_dims[i].min(0xffff) as u16).to_le_bytes());
             b[90 + i] = self.element_strides[i].min(255) as u8;
@@ -834,7 +859,9 @@ impl TensorMap {
     /// magic, an enumeration value out of range, a rank past 5), naming the
     /// field; does not apply [`TensorMap::validate`]'s rules (a map that
     /// `tensormap.replace` made invalid still reads back, and is refused
-    /// where it is used).
+    /// where it is used). Entries past the rank read back as written, a 0
+    /// in `globalDim`, `boxDim` or `elementStrides` there as 1
+    /// ([`TensorMap::set_unset_entries`]).
     pub fn from_bytes(b: &[u8; 128]) -> Result<TensorMap, MapError> {
         const OURS: &str = "our tensor map encoding (semantics/src/tensor/map.rs)";
         let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().unwrap());
@@ -897,15 +924,15 @@ impl TensorMap {
             oob_fill,
             mode,
         };
-        let r = rank as usize;
-        for i in 0..r {
+        for i in 0..5 {
             m.global_dims[i] = u64_at(8 + 8 * i);
             m.box_dims[i] = u16::from_le_bytes([b[80 + 2 * i], b[81 + 2 * i]]) as u32;
             m.element_strides[i] = b[90 + i] as u32;
         }
-        for i in 0..r - 1 {
+        for i in 0..4 {
             m.global_strides[i] = u64_at(48 + 8 * i);
         }
+        m.set_unset_entries(rank as usize);
         Ok(m)
     }
 
@@ -938,10 +965,10 @@ pub const MAGIC: u32 = u32::from_le_bytes(*b"TMAP");
 /// | bytes    | field |
 /// |----------|-------|
 /// | 0..8     | `globalAddress` |
-/// | 8..48    | `globalDim[0..5]`, u64 each (0 past the rank) |
-/// | 48..80   | `globalStrides[0..4]`, u64 each (0 past rank-1) |
-/// | 80..90   | `boxDim[0..5]`, u16 each |
-/// | 90..95   | `elementStrides[0..5]`, u8 each |
+/// | 8..48    | `globalDim[0..5]`, u64 each |
+/// | 48..80   | `globalStrides[0..4]`, u64 each |
+/// | 80..90   | `boxDim[0..5]`, u16 each (65535 for any larger) |
+/// | 90..95   | `elementStrides[0..5]`, u8 each (255 for any larger) |
 /// | 95       | rank (1..5) |
 /// | 96       | element type, the `tensormap.replace` `.elemtype` code (Table 33) |
 /// | 97       | interleave (Table 33 code) |
@@ -957,4 +984,10 @@ pub const MAGIC: u32 = u32::from_le_bytes(*b"TMAP");
 /// | 118..120 | im2col `pixelsPerColumn`, u16 |
 /// | 120..124 | 0 |
 /// | 124..128 | magic "TMAP" |
+///
+/// Every entry of the arrays is written, those past the rank too (a
+/// `tensormap.replace` of the rank brings them back in); there a 0 in
+/// `globalDim`, `boxDim` or `elementStrides` is an entry never set, read
+/// back as 1. A `tensormap.replace` writes only values these widths hold
+/// (its ranges, [`super::replace`]).
 pub const ENCODING: () = ();

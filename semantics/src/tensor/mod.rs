@@ -8,18 +8,24 @@
 //! (`corpus/tensor/sm_90`) hold the functions to an H100; [`digest`] and
 //! [`pattern_word`] are the two functions that sweep and its test share.
 
+pub mod im2col;
 pub mod map;
+pub mod replace;
 pub mod text;
 pub mod tile;
 
+pub use im2col::{
+    im2col_bytes, im2col_load, im2col_no_offs_store, im2col_offset_max, im2col_pixels, im2col_shape,
+};
 pub use map::{
     Atomicity, DataType, Im2col, Interleave, L2Promotion, MapError, Mode, OobFill, Swizzle,
     TensorMap,
 };
+pub use replace::{replace, replace_bytes, Field, OperandType, Replace, ReplaceError};
 pub use text::{Base, MapText, TextError};
 pub use tile::{
     box_shape, oob_nan, round_tf32, swizzle_addr, tile_linear, tile_load, tile_store,
-    tile_store_sm90, BoxShape, SharedTile, TensorError,
+    tile_store_runs, tile_store_sm90, BoxShape, Global, SharedTile, TensorError,
 };
 
 fn mix64(mut z: u64) -> u64 {

@@ -15,7 +15,7 @@ fn load(
     m: &TensorMap,
     c: &[i32],
     a: u32,
-    g: &dyn Fn(u64, usize) -> Option<Vec<u8>>,
+    g: &dyn crate::tensor::Global,
 ) -> Result<Vec<u8>, TensorError> {
     tile_load(m, c, a, g).map(|t| {
         assert!(t.written.iter().all(|&w| w) || m.swizzle != Swizzle::None);

@@ -85,6 +85,24 @@ pub enum TensorError {
     NegativeCoordinate { dim: usize, value: i32 },
     /// A global read the closure refused: `len` bytes at `addr`.
     Fault { addr: u64, len: usize },
+    /// An im2col copy whose `im2colInfo` vector does not hold `rank - 2`
+    /// offsets (PTX 9.7.9.25.5.2: "A vector of im2col offsets whose vector
+    /// size is two less than number of dimensions .dim").
+    Im2colOffsets { rank: u32, given: usize },
+    /// An im2col offset past its range (PTX 5.5.4.1: "[0, 2^16-1]" for 3D,
+    /// "[0, 2^8-1]" for 4D, "[0, 2^5-1]" for 5D). `dim` is the tensor
+    /// dimension it shifts (1 is W).
+    Im2colOffsetRange { dim: usize, value: u16, max: u16 },
+    /// An im2col copy whose filter base (the coordinate of tensor dimension
+    /// `dim`, 1 to rank-2) lies outside the Bounding Box `[lower, upper]`
+    /// (PTX 5.5.4.1: "The filter corner location must be within the
+    /// bounding box").
+    FilterOutsideBox {
+        dim: usize,
+        value: i32,
+        lower: i64,
+        upper: i64,
+    },
     /// The shared source is shorter than the box.
     ShortSource { need: usize, given: usize },
 }
@@ -114,6 +132,18 @@ impl fmt::Display for TensorError {
             TensorError::ShortSource { need, given } => {
                 write!(f, "the shared source holds {given} bytes, the box {need}")
             }
+            TensorError::Im2colOffsets { rank, given } => write!(
+                f,
+                "{given} im2col offsets for a rank-{rank} tensor map: A vector of im2col offsets whose vector size is two less than number of dimensions .dim (PTX ISA 9.7.9.25.5.2)"
+            ),
+            TensorError::Im2colOffsetRange { dim, value, max } => write!(
+                f,
+                "the im2col offset of dimension {dim} is {value}, past its range [0, {max}] (PTX ISA 5.5.4.1)"
+            ),
+            TensorError::FilterOutsideBox { dim, value, lower, upper } => write!(
+                f,
+                "coordinate {dim} is {value}, outside the Bounding Box [{lower}, {upper}]: The filter corner location must be within the bounding box (PTX ISA 5.5.4.1)"
+            ),
         }
     }
 }
@@ -220,7 +250,7 @@ pub fn swizzle_addr(map: &TensorMap, addr: u32) -> u32 {
 }
 
 /// Checks the shared-memory address (interpretation 5).
-fn check_smem(addr: u32) -> Result<(), TensorError> {
+pub(crate) fn check_smem(addr: u32) -> Result<(), TensorError> {
     if !addr.is_multiple_of(128) {
         return Err(TensorError::Misaligned {
             addr,
@@ -330,6 +360,26 @@ fn for_runs(
     Ok(())
 }
 
+/// Global memory as a copy reads it. A closure `Fn(addr, len) ->
+/// Option<Vec<u8>>` is one (`None`: the bytes are not readable).
+pub trait Global {
+    /// Fills `out` with the bytes at `addr`; false where they are not
+    /// readable.
+    fn read(&self, addr: u64, out: &mut [u8]) -> bool;
+}
+
+impl<F: Fn(u64, usize) -> Option<Vec<u8>>> Global for F {
+    fn read(&self, addr: u64, out: &mut [u8]) -> bool {
+        match self(addr, out.len()) {
+            Some(v) if v.len() >= out.len() => {
+                out.copy_from_slice(&v[..out.len()]);
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
 /// What a load writes in shared memory: `bytes` for the `extent` bytes from
 /// `smem_addr`, and which of its 16-byte chunks it writes (the others keep
 /// what they held).
@@ -357,7 +407,7 @@ impl SharedTile {
 pub fn tile_linear(
     map: &TensorMap,
     coords: &[i32],
-    global: &dyn Fn(u64, usize) -> Option<Vec<u8>>,
+    global: &dyn Global,
 ) -> Result<SharedTile, TensorError> {
     let shape = check_common(map, coords)?;
     let es = shape.elem as usize;
@@ -375,11 +425,9 @@ pub fn tile_linear(
         let off = off as usize;
         let len = n as usize * es;
         if inb {
-            let got = global(addr, len).ok_or(TensorError::Fault { addr, len })?;
-            if got.len() < len {
+            if !global.read(addr, &mut bytes[off..off + len]) {
                 return Err(TensorError::Fault { addr, len });
             }
-            bytes[off..off + len].copy_from_slice(&got[..len]);
             if matches!(map.data_type, DataType::Tf32 | DataType::Tf32Ftz) {
                 for w in bytes[off..off + len].chunks_mut(4) {
                     let v = round_tf32(u32::from_le_bytes(w.try_into().unwrap()));
@@ -403,24 +451,37 @@ pub fn tile_load(
     map: &TensorMap,
     coords: &[i32],
     smem_addr: u32,
-    global: &dyn Fn(u64, usize) -> Option<Vec<u8>>,
+    global: &dyn Global,
 ) -> Result<SharedTile, TensorError> {
     let lin = tile_linear(map, coords, global)?;
     check_smem(smem_addr)?;
+    Ok(swizzle_tile(map, smem_addr, lin))
+}
+
+/// The bytes of `lin` (a box in the unswizzled layout at `smem_addr`)
+/// placed by the swizzle ([`swizzle_addr`]); `lin` itself without one.
+pub(crate) fn swizzle_tile(map: &TensorMap, smem_addr: u32, lin: SharedTile) -> SharedTile {
     if map.swizzle == Swizzle::None {
-        return Ok(lin);
+        return lin;
     }
     let mut out = SharedTile {
         bytes: vec![0u8; lin.bytes.len()],
         written: vec![false; lin.written.len()],
     };
-    for (k, chunk) in lin.bytes.chunks(8).enumerate() {
-        let a = smem_addr + 8 * k as u32;
+    // the unit the swizzle moves: 16 bytes, or 8 where it flips 8-byte
+    // halves
+    let unit = if map.atomicity == Atomicity::B32Flip8 {
+        8
+    } else {
+        16
+    };
+    for (k, chunk) in lin.bytes.chunks(unit).enumerate() {
+        let a = smem_addr + (unit * k) as u32;
         let to = (swizzle_addr(map, a) - smem_addr) as usize;
         out.bytes[to..to + chunk.len()].copy_from_slice(chunk);
-        out.written[to / 16] = lin.written[k / 2];
+        out.written[to / 16] = lin.written[unit * k / 16];
     }
-    Ok(out)
+    out
 }
 
 /// The global writes of `cp.async.bulk.tensor.Nd.global.shared::cta.tile`
@@ -458,6 +519,35 @@ fn store(
     smem: &[u8],
     granules: bool,
 ) -> Result<Vec<(u64, Vec<u8>)>, TensorError> {
+    let (lin, runs) = store_runs(map, coords, smem_addr, smem, granules)?;
+    Ok(runs
+        .into_iter()
+        .map(|(a, off, len)| (a, lin[off..off + len].to_vec()))
+        .collect())
+}
+
+/// The unswizzled box of a store and its runs: `(global address, offset
+/// in the box, bytes)`.
+pub type StoreRuns = (Vec<u8>, Vec<(u64, usize, usize)>);
+
+/// [`tile_store`] as the unswizzled box and its runs (no copy of each
+/// run).
+pub fn tile_store_runs(
+    map: &TensorMap,
+    coords: &[i32],
+    smem_addr: u32,
+    smem: &[u8],
+) -> Result<StoreRuns, TensorError> {
+    store_runs(map, coords, smem_addr, smem, false)
+}
+
+fn store_runs(
+    map: &TensorMap,
+    coords: &[i32],
+    smem_addr: u32,
+    smem: &[u8],
+    granules: bool,
+) -> Result<StoreRuns, TensorError> {
     let shape = check_common(map, coords)?;
     check_smem(smem_addr)?;
     for (dim, &c) in coords.iter().enumerate() {
@@ -473,10 +563,20 @@ fn store(
     }
     // Unswizzle the source into the linear layout.
     let mut lin = vec![0u8; shape.extent as usize];
-    for k in 0..lin.len() / 8 {
-        let a = smem_addr + 8 * k as u32;
-        let from = (swizzle_addr(map, a) - smem_addr) as usize;
-        lin[8 * k..8 * k + 8].copy_from_slice(&smem[from..from + 8]);
+    if map.swizzle == Swizzle::None {
+        lin.copy_from_slice(&smem[..shape.extent as usize]);
+    } else {
+        // the unit the swizzle moves (as in `swizzle_tile`)
+        let unit = if map.atomicity == Atomicity::B32Flip8 {
+            8
+        } else {
+            16
+        };
+        for k in 0..lin.len() / unit {
+            let a = smem_addr + (unit * k) as u32;
+            let from = (swizzle_addr(map, a) - smem_addr) as usize;
+            lin[unit * k..unit * (k + 1)].copy_from_slice(&smem[from..from + unit]);
+        }
     }
     let es = shape.elem as usize;
     let mut writes = Vec::new();
@@ -494,9 +594,9 @@ fn store(
                     len += (16 - row_end % 16) as usize;
                 }
             }
-            writes.push((addr, lin[off..off + len].to_vec()));
+            writes.push((addr, off, len));
         }
         Ok(())
     })?;
-    Ok(writes)
+    Ok((lin, writes))
 }

@@ -85,6 +85,51 @@ pub type LaunchKernelEx = unsafe extern "C" fn(
     *mut *mut c_void,
 ) -> Status;
 
+/// `cuTensorMapEncodeTiled` (CUDA 12.0 on): map, data type, rank, global
+/// address, globalDim, globalStrides, boxDim, elementStrides, interleave,
+/// swizzle, L2 promotion, OOB fill (the enumerations as their numbers).
+pub type EncodeTiled = unsafe extern "C" fn(
+    *mut c_void,
+    c_uint,
+    c_uint,
+    *mut c_void,
+    *const u64,
+    *const u64,
+    *const u32,
+    *const u32,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+) -> Status;
+
+/// `cuTensorMapEncodeIm2col` (CUDA 12.0 on): map, data type, rank, global
+/// address, globalDim, globalStrides, pixelBoxLowerCorner,
+/// pixelBoxUpperCorner, channelsPerPixel, pixelsPerColumn, elementStrides,
+/// interleave, swizzle, L2 promotion, OOB fill.
+pub type EncodeIm2col = unsafe extern "C" fn(
+    *mut c_void,
+    c_uint,
+    c_uint,
+    *mut c_void,
+    *const u64,
+    *const u64,
+    *const c_int,
+    *const c_int,
+    c_uint,
+    c_uint,
+    *const u32,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+) -> Status;
+
+/// A driver-encoded tensor map (`CUtensorMap`: 128 bytes, 64-byte
+/// aligned).
+#[repr(C, align(64))]
+pub struct TensorMapBytes(pub [u8; 128]);
+
 /// The loader's own words (`dlerror`) where it gave some.
 fn why(e: &libloading::Error) -> String {
     use std::error::Error;
@@ -95,6 +140,9 @@ fn why(e: &libloading::Error) -> String {
 pub struct Driver {
     pub api: Api,
     pub launch_kernel_ex: Option<LaunchKernelEx>,
+    /// The tensor-map encoders, needed by the groups that take tensor maps.
+    pub encode_tiled: Option<EncodeTiled>,
+    pub encode_im2col: Option<EncodeIm2col>,
     /// The file that was loaded, as given, or the name it was found by.
     pub library: String,
     /// Never unloaded: the driver's own threads outlive any unload.
@@ -149,12 +197,86 @@ impl Driver {
         let launch_kernel_ex = unsafe { lib.get::<LaunchKernelEx>(b"cuLaunchKernelEx\0") }
             .ok()
             .map(|f| *f);
+        // SAFETY: as above.
+        let encode_tiled = unsafe { lib.get::<EncodeTiled>(b"cuTensorMapEncodeTiled\0") }
+            .ok()
+            .map(|f| *f);
+        // SAFETY: as above.
+        let encode_im2col = unsafe { lib.get::<EncodeIm2col>(b"cuTensorMapEncodeIm2col\0") }
+            .ok()
+            .map(|f| *f);
         Ok(Driver {
             api,
             launch_kernel_ex,
+            encode_tiled,
+            encode_im2col,
             library,
             _lib: ManuallyDrop::new(lib),
         })
+    }
+
+    /// Encodes a tensor map through the driver: its 128 bytes.
+    pub fn encode_map(
+        &self,
+        m: &ptx_semantics::tensor::TensorMap,
+    ) -> Result<TensorMapBytes, String> {
+        use ptx_semantics::tensor::Mode;
+        let mut out = TensorMapBytes([0; 128]);
+        let swizzle = m
+            .driver_swizzle()
+            .ok_or("the map's swizzle and atomicity have no driver value")?;
+        let status = match m.mode {
+            Mode::Tiled => {
+                let f = self
+                    .encode_tiled
+                    .ok_or("the driver has no cuTensorMapEncodeTiled (CUDA 12.0)")?;
+                // SAFETY: the arrays hold at least `rank` entries; the map
+                // is 128 bytes aligned to 64.
+                unsafe {
+                    f(
+                        out.0.as_mut_ptr().cast(),
+                        m.data_type.driver_code(),
+                        m.rank,
+                        m.global_address as *mut c_void,
+                        m.global_dims.as_ptr(),
+                        m.global_strides.as_ptr(),
+                        m.box_dims.as_ptr(),
+                        m.element_strides.as_ptr(),
+                        m.interleave as c_uint,
+                        swizzle,
+                        m.l2_promotion as c_uint,
+                        m.oob_fill as c_uint,
+                    )
+                }
+            }
+            Mode::Im2col(ic) => {
+                let f = self
+                    .encode_im2col
+                    .ok_or("the driver has no cuTensorMapEncodeIm2col (CUDA 12.0)")?;
+                // SAFETY: as above; the corners hold rank - 2 entries.
+                unsafe {
+                    f(
+                        out.0.as_mut_ptr().cast(),
+                        m.data_type.driver_code(),
+                        m.rank,
+                        m.global_address as *mut c_void,
+                        m.global_dims.as_ptr(),
+                        m.global_strides.as_ptr(),
+                        ic.lower_corner.as_ptr(),
+                        ic.upper_corner.as_ptr(),
+                        ic.channels_per_pixel,
+                        ic.pixels_per_column,
+                        m.element_strides.as_ptr(),
+                        m.interleave as c_uint,
+                        swizzle,
+                        m.l2_promotion as c_uint,
+                        m.oob_fill as c_uint,
+                    )
+                }
+            }
+        };
+        self.check("cuTensorMapEncode", status)?;
+        Ok(out)
     }
 
     /// `CUDA_ERROR_NAME (the driver's sentence)`, or the number when the

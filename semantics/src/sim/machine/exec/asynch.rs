@@ -387,7 +387,7 @@ impl Machine<'_> {
             }
             AsyncInstr::Bulk { .. } => self.bulk(w, l, pc, ins)?,
             AsyncInstr::Tensor(ref t) => self.tensor_lane(w, l, pc, t)?,
-            AsyncInstr::TensormapReplace { .. } => self.tensormap_replace(w, l, ins)?,
+            AsyncInstr::TensormapReplace { .. } => self.tensormap_replace(w, l, pc, ins)?,
             AsyncInstr::FenceProxyTensormap => self.asy.tmap_unfenced.clear(),
             AsyncInstr::BulkPrefetch { addr, size } => {
                 let a = self.address(w, l, addr)?;
@@ -699,6 +699,9 @@ impl Machine<'_> {
     fn step_op(&mut self, i: usize) {
         self.asy.epoch += 1;
         self.asy.effects += 1;
+        if matches!(self.asy.pending[i].kind, Kind::Tensor(_)) {
+            return self.step_tensor(i);
+        }
         let stage = self.asy.pending[i].stage;
         let kind = self.asy.pending[i].kind.clone();
         match (stage, kind) {
@@ -780,39 +783,6 @@ impl Machine<'_> {
             (_, Kind::Nothing) => {
                 self.asy.pending.remove(i);
             }
-            (Stage::Issued, Kind::Tensor(op)) => {
-                let poisoned = self.asy.pending[i].poisoned;
-                let (data, shadow, unfenced) = self.tensor_read(&op, poisoned);
-                let p = self.asy.pending[i].clone();
-                if op.stale_map {
-                    self.async_report(&p, tensor::MAP_PROXY);
-                }
-                if unfenced {
-                    self.async_report(&p, PROXY_FENCE);
-                    if let Some(r) = self.undefined_results.last_mut() {
-                        r.note = "the copy reads bytes written through the generic proxy with no fence.proxy.async since".into();
-                    }
-                }
-                let p = &mut self.asy.pending[i];
-                p.data = data;
-                p.shadow = shadow;
-                p.stage = Stage::Read;
-            }
-            (Stage::Read, Kind::Tensor(op)) => {
-                let data = std::mem::take(&mut self.asy.pending[i].data);
-                let shadow = std::mem::take(&mut self.asy.pending[i].shadow);
-                self.tensor_write(&op, &data, &shadow);
-                self.asy.pending[i].stage = Stage::Written;
-            }
-            (Stage::Written, Kind::Tensor(op)) => {
-                let p = self.asy.pending.remove(i);
-                for &key in &op.mbars {
-                    let r = self.mbar_apply(key, mbarrier::Op::CompleteTx { tx: op.bytes });
-                    if let Err(u) = r {
-                        self.async_report(&p, u);
-                    }
-                }
-            }
             (Stage::Written, Kind::Move { size, mbars, .. }) => {
                 let p = self.asy.pending.remove(i);
                 for key in mbars {
@@ -822,6 +792,8 @@ impl Machine<'_> {
                     }
                 }
             }
+            // stepped by `step_tensor`
+            (_, Kind::Tensor(_)) => {}
             (_, Kind::Arrive { mbar, .. }) => {
                 let p = self.asy.pending.remove(i);
                 if let Err(u) = self.mbar_apply(mbar, mbarrier::Op::AsyncArrive) {

@@ -34,6 +34,10 @@ pub(super) const MAP_PROXY: Undefined = Undefined::result(
     "9.7.9.25.5.2",
     "The tensorMap is accessed in tensormap proxy: a generic write to it (tensormap.replace included) needs fence.proxy.tensormap::generic before a tensor copy uses it",
 );
+const REPLACE_WINDOW: Undefined = Undefined::behaviour(
+    "9.7.9.26",
+    "If the address specified by addr does not fall within the address window of .global or .shared::cta state space then the behavior is undefined",
+);
 const DIM: Undefined = Undefined::behaviour(
     "9.7.9.25.5.2",
     "The vector operand tensorCoords specifies the starting coordinates ... Vector of n elements where n = .dim: the tensor map's rank must be .dim",
@@ -66,7 +70,11 @@ const IM2COL: Undefined = Undefined::behaviour(
     "5.5.4",
     "the im2col operands break a rule of the im2col mode (the offsets' count and range, the filter inside the bounding box)",
 );
-const NOT_MODELLED: &str = "a tensor copy the model does not define yet (an interleaved layout, a packed sub-byte type, or an im2col box)";
+const NOT_MODELLED: &str =
+    "a tensor copy the model does not define yet (an interleaved layout, or a packed sub-byte type)";
+
+/// A store's global writes.
+pub(super) type Writes = tensor::tile::StoreRuns;
 
 /// A tensor copy in flight.
 #[derive(Clone, Debug)]
@@ -95,6 +103,9 @@ pub(super) struct TensorOp {
     pub stale_map: bool,
     /// Which 16-byte chunks of the extent a load writes.
     pub written: Vec<bool>,
+    /// A store's global writes, computed when it read its source at issue
+    /// (the eager schedule).
+    pub writes: Option<Writes>,
 }
 
 /// How a [`TensorError`] stops the thread.
@@ -113,27 +124,6 @@ fn stop_of(e: &TensorError) -> Stop {
         #[allow(unreachable_patterns)]
         _ => Stop::Undefined(IM2COL),
     }
-}
-
-/// The element type a reduction reads the map's type as (PTX ISA
-/// 9.7.9.25.5.3's table; `.and/.or/.xor` take the 32- and 64-bit integer
-/// types as `.b32`/`.b64`), with `.noftz` (only `.f32.ftz` flushes).
-fn red_type(op: BulkRedOp, ty: DataType) -> Option<(BulkRedType, bool)> {
-    use BulkRedOp::*;
-    use DataType as D;
-    let t = match (op, ty) {
-        (And | Or | Xor, D::U32 | D::S32) => BulkRedType::B32,
-        (And | Or | Xor, D::U64 | D::S64) => BulkRedType::B64,
-        (Add | Min | Max | Inc | Dec, D::U32) => BulkRedType::U32,
-        (Add | Min | Max, D::S32) => BulkRedType::S32,
-        (Add | Min | Max, D::U64) => BulkRedType::U64,
-        (Min | Max, D::S64) => BulkRedType::S64,
-        (Add, D::F32 | D::F32Ftz) => BulkRedType::F32,
-        (Add | Min | Max, D::F16) => BulkRedType::F16,
-        (Add | Min | Max, D::Bf16) => BulkRedType::Bf16,
-        _ => return None,
-    };
-    Some((t, ty != D::F32Ftz))
 }
 
 impl Machine<'_> {
@@ -189,22 +179,19 @@ impl Machine<'_> {
 
     /// The bytes a load puts at `smem_addr`, reading global memory
     /// through `global`.
-    fn tensor_tile(
-        op: &TensorOp,
-        global: &dyn Fn(u64, usize) -> Option<Vec<u8>>,
-    ) -> Result<SharedTile, TensorError> {
+    fn tensor_tile(op: &TensorOp, global: &dyn tensor::Global) -> Result<SharedTile, TensorError> {
         if op.im2col {
-            return im2col_load(&op.map, &op.coords, &op.offsets, op.smem_addr, global);
+            return tensor::im2col_load(&op.map, &op.coords, &op.offsets, op.smem_addr, global);
         }
         tensor::tile_load(&op.map, &op.coords, op.smem_addr, global)
     }
 
     /// The global writes of a store of `smem` (the extent's bytes).
-    fn tensor_writes(op: &TensorOp, smem: &[u8]) -> Result<Vec<(u64, Vec<u8>)>, TensorError> {
+    fn tensor_writes(op: &TensorOp, smem: &[u8]) -> Result<Writes, TensorError> {
         if op.im2col {
             return Err(TensorError::NotModelled("the im2col store"));
         }
-        tensor::tile_store(&op.map, &op.coords, op.smem_addr, smem)
+        tensor::tile_store_runs(&op.map, &op.coords, op.smem_addr, smem)
     }
 
     /// `cp.async.bulk.tensor`, `cp.reduce.async.bulk.tensor`,
@@ -236,9 +223,7 @@ impl Machine<'_> {
             return Err(Stop::Undefined(MAP_INVALID));
         }
         let (extent, bytes) = if ins.im2col {
-            let probe = |_: u64, n: usize| Some(vec![0u8; n]);
-            im2col_load(&map, &coords, &offsets, 0, &probe)
-                .and_then(|t| Ok((t.bytes.len() as u32, im2col_bytes(&map)?)))
+            tensor::im2col_bytes(&map).and_then(|b| Ok((tensor::im2col_shape(&map)?.extent, b)))
         } else {
             tensor::box_shape(&map).map(|s| (s.extent, s.bytes))
         }
@@ -259,6 +244,7 @@ impl Machine<'_> {
             mbars: Vec::new(),
             stale_map,
             written: Vec::new(),
+            writes: None,
         };
         match ins.dir {
             TensorDir::Prefetch => {
@@ -326,16 +312,30 @@ impl Machine<'_> {
                         op.mbars.push(key);
                     }
                 }
-                // the global runs it reads (each must be in a buffer)
-                let runs = std::cell::RefCell::new(Vec::new());
-                let probe = |a: u64, n: usize| {
-                    let (i, o) = self.global.lookup(a, n as u64)?;
-                    runs.borrow_mut().push((Loc::Global(i, o), n));
-                    Some(vec![0u8; n])
+                // the global runs it reads (each must be in a buffer), and
+                // what it reads now
+                let probe = Reader {
+                    global: &self.global,
+                    runs: Some(std::cell::RefCell::new(Vec::new())),
                 };
-                let tile = Self::tensor_tile(&op, &probe).map_err(|e| self.tensor_stop(&e))?;
+                let tile = Self::tensor_tile(&op, &probe);
+                let runs = probe.runs.map(|r| r.into_inner()).unwrap_or_default();
+                let tile = tile.map_err(|e| self.tensor_stop(&e))?;
                 op.written = tile.written;
-                op.global = runs.into_inner();
+                op.global = runs;
+                if self.eager() {
+                    let (data, shadow, unfenced) = self.tensor_read(&op, false, Some(tile.bytes));
+                    self.tensor_reports(w, l, pc, &op, unfenced);
+                    self.issue(
+                        w,
+                        l,
+                        pc,
+                        Kind::Tensor(Box::new(op)),
+                        Some((data, shadow)),
+                        None,
+                    );
+                    return Ok(());
+                }
             }
             TensorDir::Store { src, reduce } => {
                 let s = self.address(w, l, src)?;
@@ -348,18 +348,32 @@ impl Machine<'_> {
                 op.smem_addr = off as u32;
                 op.shared.push(sloc);
                 if let Some(r) = reduce {
-                    let (t, noftz) =
-                        red_type(r, op.map.data_type).ok_or(Stop::Undefined(RED_TYPE))?;
+                    let (t, noftz) = crate::sim::reduce::tensor_type(r, op.map.data_type)
+                        .ok_or(Stop::Undefined(RED_TYPE))?;
                     op.reduce = Some((r, t, noftz));
                 }
-                let zeros = vec![0u8; extent];
-                let writes = Self::tensor_writes(&op, &zeros).map_err(|e| self.tensor_stop(&e))?;
-                for (a, b) in writes {
+                // the source as it is now, and the global runs written
+                let (data, shadow, unfenced) = self.tensor_read(&op, false, None);
+                let writes = Self::tensor_writes(&op, &data).map_err(|e| self.tensor_stop(&e))?;
+                for &(a, _, len) in &writes.1 {
                     let (i, o) = self
                         .global
-                        .lookup(a, b.len() as u64)
+                        .lookup(a, len as u64)
                         .ok_or(Stop::Undefined(OUTSIDE))?;
-                    op.global.push((Loc::Global(i, o), b.len()));
+                    op.global.push((Loc::Global(i, o), len));
+                }
+                if self.eager() {
+                    self.tensor_reports(w, l, pc, &op, unfenced);
+                    op.writes = Some(writes);
+                    self.issue(
+                        w,
+                        l,
+                        pc,
+                        Kind::Tensor(Box::new(op)),
+                        Some((data, shadow)),
+                        Some(true),
+                    );
+                    return Ok(());
                 }
             }
         }
@@ -374,14 +388,117 @@ impl Machine<'_> {
         Ok(())
     }
 
-    /// `tensormap.replace` for one lane.
+    /// `tensormap.replace` for one lane: the map's 128 bytes in global or
+    /// shared::cta memory, read in our encoding, the field replaced
+    /// ([`tensor::replace_bytes`]), written back as a weak generic write.
     pub(super) fn tensormap_replace(
         &mut self,
-        _w: usize,
-        _l: usize,
-        _ins: &crate::sim::program::AsyncInstr,
+        w: usize,
+        l: usize,
+        pc: u32,
+        ins: &crate::sim::program::AsyncInstr,
     ) -> Result<(), Stop> {
-        Err(Stop::Indeterminate("tensormap.replace is not modelled yet"))
+        let crate::sim::program::AsyncInstr::TensormapReplace {
+            addr,
+            space,
+            ref field,
+            ord,
+            value,
+        } = *ins
+        else {
+            return Ok(());
+        };
+        let a = self.address(w, l, addr)?;
+        let loc = self.resolve(w, l, space, a, 128).map_err(Stop::Undefined)?;
+        let own = self.ctas[self.warps[w].cta].rank as usize;
+        let aligned = match loc {
+            Loc::Global(..) => a.is_multiple_of(64),
+            Loc::Shared(c, off) if c == own => off.is_multiple_of(64),
+            _ => return Err(Stop::Undefined(REPLACE_WINDOW)),
+        };
+        if !aligned {
+            return Err(Stop::Undefined(MAP_ALIGN));
+        }
+        let (v, sv) = self.val(w, value, l);
+        if sv != 0 {
+            return Err(Stop::Indeterminate(super::super::OPERAND));
+        }
+        let f = tensor::Field::from_qualifier(field)
+            .ok_or(Stop::Indeterminate("an unknown tensormap.replace field"))?;
+        let mut b = [0u8; 128];
+        for k in 0..16 {
+            let (x, sx) = self.read_at(loc, 8 * k, 8);
+            if sx != 0 {
+                return Err(Stop::Undefined(MAP_UNSPECIFIED));
+            }
+            b[8 * k..8 * k + 8].copy_from_slice(&x.to_le_bytes());
+        }
+        tensor::replace_bytes(&mut b, &tensor::Replace::new(f, ord, v)).map_err(|e| {
+            self.asy.note = e.to_string();
+            Stop::Undefined(Undefined::behaviour("9.7.9.26", e.rule().text))
+        })?;
+        self.plain_write_check(w, l, pc, loc, 128)
+            .map_err(Stop::Undefined)?;
+        self.write_slice(loc, &b, &[]);
+        Ok(())
+    }
+
+    fn eager(&self) -> bool {
+        matches!(self.launch.schedule, crate::sim::launch::Schedule::Eager)
+    }
+
+    /// The reports of a tensor copy's read: a map not fenced for the
+    /// tensormap proxy, a source not fenced for the async proxy.
+    fn tensor_reports(&mut self, w: usize, l: usize, pc: u32, op: &TensorOp, unfenced: bool) {
+        if op.stale_map {
+            self.undefined_result(w, l, pc, MAP_PROXY);
+        }
+        if unfenced {
+            self.undefined_result(w, l, pc, super::PROXY_FENCE);
+            if let Some(r) = self.undefined_results.last_mut() {
+                r.note = "the copy reads bytes written through the generic proxy with no fence.proxy.async since".into();
+            }
+        }
+    }
+
+    /// One step of the tensor copy at `i` of the operations in flight.
+    pub(super) fn step_tensor(&mut self, i: usize) {
+        let Kind::Tensor(op) = std::mem::replace(&mut self.asy.pending[i].kind, Kind::Nothing)
+        else {
+            return;
+        };
+        let (w, l, pc) = {
+            let p = &self.asy.pending[i];
+            (p.warp, p.lane, p.pc)
+        };
+        match self.asy.pending[i].stage {
+            super::Stage::Issued => {
+                let poisoned = self.asy.pending[i].poisoned;
+                let (data, shadow, unfenced) = self.tensor_read(&op, poisoned, None);
+                self.tensor_reports(w, l, pc, &op, unfenced);
+                let p = &mut self.asy.pending[i];
+                p.data = data;
+                p.shadow = shadow;
+                p.stage = super::Stage::Read;
+            }
+            super::Stage::Read => {
+                let data = std::mem::take(&mut self.asy.pending[i].data);
+                let shadow = std::mem::take(&mut self.asy.pending[i].shadow);
+                self.tensor_write(&op, &data, &shadow);
+                self.asy.pending[i].stage = super::Stage::Written;
+            }
+            super::Stage::Written => {
+                self.asy.pending.remove(i);
+                for &key in &op.mbars {
+                    let r = self.mbar_apply(key, crate::mbarrier::Op::CompleteTx { tx: op.bytes });
+                    if let Err(u) = r {
+                        self.undefined_result(w, l, pc, Undefined::result(u.section, u.rule));
+                    }
+                }
+                return;
+            }
+        }
+        self.asy.pending[i].kind = Kind::Tensor(op);
     }
 
     /// The stop for a tensor error, its text kept as the report's note.
@@ -392,16 +509,25 @@ impl Machine<'_> {
 
     /// The read step of a tensor copy: the bytes (and unspecified marks)
     /// it will write.
-    pub(super) fn tensor_read(&self, op: &TensorOp, poisoned: bool) -> (Vec<u8>, Vec<u8>, bool) {
+    pub(super) fn tensor_read(
+        &self,
+        op: &TensorOp,
+        poisoned: bool,
+        read_now: Option<Vec<u8>>,
+    ) -> (Vec<u8>, Vec<u8>, bool) {
         if op.load {
             let g = &self.global;
-            let read = |a: u64, n: usize| {
-                let (i, o) = g.lookup(a, n as u64)?;
-                Some(g.regions[i].bytes[o..o + n].to_vec())
+            let read = Reader {
+                global: g,
+                runs: None,
             };
-            let Ok(tile) = Self::tensor_tile(op, &read) else {
-                // checked when issued; memory does not move
-                return (vec![0; op.extent], vec![1; op.extent], false);
+            let bytes = match read_now {
+                Some(b) => b,
+                None => match Self::tensor_tile(op, &read) {
+                    Ok(t) => t.bytes,
+                    // checked when issued; memory does not move
+                    Err(_) => return (vec![0; op.extent], vec![1; op.extent], false),
+                },
             };
             let unfenced = &self.asy.unfenced;
             let marked = |i: usize, o: usize, n: usize| {
@@ -409,10 +535,11 @@ impl Machine<'_> {
                     && g.regions[i].shadow[o..o + n].iter().any(|&b| b != 0)
                     || (o / 16..(o + n).div_ceil(16)).any(|k| unfenced.contains(&(0, i, k)))
             };
-            let any = op
-                .global
-                .iter()
-                .any(|&(loc, n)| matches!(loc, Loc::Global(i, o) if marked(i, o, n)));
+            let any = (!unfenced.is_empty() || g.regions.iter().any(|r| !r.shadow.is_empty()))
+                && op
+                    .global
+                    .iter()
+                    .any(|&(loc, n)| matches!(loc, Loc::Global(i, o) if marked(i, o, n)));
             let shadow = if poisoned || op.stale_map {
                 vec![1; op.extent]
             } else if any {
@@ -451,7 +578,7 @@ impl Machine<'_> {
             } else {
                 Vec::new()
             };
-            return (tile.bytes, shadow, any);
+            return (bytes, shadow, any);
         }
         let mut data = vec![0u8; op.extent];
         let mut shadow = Vec::new();
@@ -459,7 +586,23 @@ impl Machine<'_> {
         if poisoned || op.stale_map {
             shadow = vec![1; op.extent];
         }
-        (data, shadow, false)
+        // shared bytes written through the generic proxy with no
+        // fence.proxy.async since
+        let mut unfenced = false;
+        if let (Loc::Shared(c, off), false) = (op.shared[0], self.asy.unfenced.is_empty()) {
+            for g in off / 16..(off + op.extent).div_ceil(16) {
+                if self.asy.unfenced.contains(&(1, c, g)) {
+                    unfenced = true;
+                    if shadow.is_empty() {
+                        shadow = vec![0; op.extent];
+                    }
+                    let lo = (g * 16).max(off) - off;
+                    let hi = ((g + 1) * 16).min(off + op.extent) - off;
+                    shadow[lo..hi].fill(1);
+                }
+            }
+        }
+        (data, shadow, unfenced)
     }
 
     /// The write step of a tensor copy.
@@ -468,30 +611,48 @@ impl Machine<'_> {
             for &dst in &op.shared {
                 let Loc::Shared(c, off) = dst else { continue };
                 let cta = &mut self.ctas[c];
-                for (k, &w) in op.written.iter().enumerate() {
-                    if !w {
+                // runs of written chunks, each copied at once
+                let mut k = 0;
+                while k < op.written.len() {
+                    if !op.written[k] {
+                        k += 1;
                         continue;
                     }
-                    let r = 16 * k..16 * k + 16;
-                    cta.shared[off + r.start..off + r.end].copy_from_slice(&data[r.clone()]);
-                    match shadow.get(r.clone()) {
-                        Some(s) => cta.shadow[off + r.start..off + r.end].copy_from_slice(s),
-                        None => cta.shadow[off + r.start..off + r.end].fill(0),
+                    let start = k;
+                    while k < op.written.len() && op.written[k] {
+                        k += 1;
+                    }
+                    let r = 16 * start..16 * k;
+                    let to = off + r.start..off + r.end;
+                    cta.shared[to.clone()].copy_from_slice(&data[r.clone()]);
+                    match shadow.get(r) {
+                        Some(s) => cta.shadow[to].copy_from_slice(s),
+                        None => cta.shadow[to].fill(0),
                     }
                 }
             }
             return;
         }
-        let Ok(writes) = Self::tensor_writes(op, data) else {
-            return;
+        let computed;
+        let writes = match &op.writes {
+            Some(w) => w,
+            None => match Self::tensor_writes(op, data) {
+                Ok(w) => {
+                    computed = w;
+                    &computed
+                }
+                Err(_) => return,
+            },
         };
         let marks = if shadow.is_empty() {
             None
         } else {
             Self::tensor_writes(op, shadow).ok()
         };
-        for (k, ((_, bytes), &(loc, _))) in writes.iter().zip(&op.global).enumerate() {
-            let sh: &[u8] = marks.as_ref().map_or(&[], |m| m[k].1.as_slice());
+        let (lin, runs) = writes;
+        for (&(_, at, len), &(loc, _)) in runs.iter().zip(&op.global) {
+            let bytes = &lin[at..at + len];
+            let sh: &[u8] = marks.as_ref().map_or(&[], |m| &m.0[at..at + len]);
             match op.reduce {
                 None => self.write_slice(loc, bytes, sh),
                 Some((r, t, noftz)) => {
@@ -521,16 +682,23 @@ pub(super) fn touches(op: &TensorOp, loc: Loc, n: usize, reads: bool) -> bool {
     }
 }
 
-fn im2col_load(
-    _map: &TensorMap,
-    _coords: &[i32],
-    _offsets: &[u16],
-    _smem_addr: u32,
-    _global: &dyn Fn(u64, usize) -> Option<Vec<u8>>,
-) -> Result<SharedTile, TensorError> {
-    Err(TensorError::NotModelled("the im2col mode"))
+/// The simulator's global memory as a tensor copy reads it, noting the
+/// runs read when `runs` is there.
+struct Reader<'g> {
+    global: &'g crate::sim::memory::Global,
+    runs: Option<std::cell::RefCell<Vec<(Loc, usize)>>>,
 }
 
-fn im2col_bytes(_map: &TensorMap) -> Result<u32, TensorError> {
-    Err(TensorError::NotModelled("the im2col mode"))
+impl tensor::Global for Reader<'_> {
+    fn read(&self, addr: u64, out: &mut [u8]) -> bool {
+        let n = out.len();
+        let Some((i, o)) = self.global.lookup(addr, n as u64) else {
+            return false;
+        };
+        out.copy_from_slice(&self.global.regions[i].bytes[o..o + n]);
+        if let Some(r) = &self.runs {
+            r.borrow_mut().push((Loc::Global(i, o), n));
+        }
+        true
+    }
 }

@@ -1,0 +1,101 @@
+//! The tensor-copy groups of the default suite (gen/src/suite/tensor.rs) on
+//! an H100: corpus/suite/sm_90/tensor-results.json.gz is `conform run
+//! --impl cuda` over `conform gen --filter` of those families (the seed it
+//! names; two runs gave the same counts). Every group passed there, every
+//! case, with the inputs the regenerated group has; and the simulator
+//! passes them too. See: issue 16, docs/tensor-observations.md.
+
+mod common;
+
+use common::{conform, tmp};
+use ptx_gen::suite::manifest::{Manifest, Provenance};
+use ptx_gen::suite::tensor;
+use std::collections::HashMap;
+use std::path::Path;
+
+const FILTERS: &[&str] = &[
+    "cp.async.bulk.tensor*",
+    "cp.reduce.async.bulk.tensor*",
+    "cp.async.bulk.prefetch.tensor*",
+];
+
+fn read(path: &Path) -> serde_json::Value {
+    let bytes = std::fs::read(path).unwrap();
+    let mut text = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text).unwrap();
+    serde_json::from_slice(&text).unwrap()
+}
+
+fn by_id(r: &serde_json::Value) -> HashMap<String, serde_json::Value> {
+    r["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["id"].as_str().unwrap().to_string(), g.clone()))
+        .collect()
+}
+
+#[test]
+fn the_tensor_groups_on_an_h100() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let gpu = read(&root.join(tensor::GPU_RESULTS));
+    assert_eq!(gpu["implementation"]["name"], "cuda");
+    assert_eq!(gpu["complete"], true);
+    let seed = gpu["suite"]["seed"].as_u64().unwrap();
+    let (suite, out) = (tmp("ptx-tensor-gpu", "suite"), tmp("ptx-tensor-gpu", "out"));
+    let mut args = vec![
+        "gen".to_string(),
+        "-q".into(),
+        "--seed".into(),
+        seed.to_string(),
+    ];
+    args.extend(["--out".into(), suite.display().to_string()]);
+    for f in FILTERS {
+        args.extend(["--filter".to_string(), f.to_string()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (rc, _, err) = conform(&args);
+    assert_eq!(rc, 0, "{err}");
+    let (rc, _, err) = conform(&[
+        "run",
+        "--impl",
+        "simulator",
+        "-q",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(rc, 0, "the simulator fails a tensor group: {err}");
+    let sim =
+        by_id(&serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap());
+    let hw = by_id(&gpu);
+    let m = Manifest::read(&suite).unwrap();
+    let mut problems = Vec::new();
+    let mut cases = 0;
+    for g in &m.groups {
+        assert_eq!(g.provenance, Provenance::Hardware, "{}", g.id);
+        let Some(h) = hw.get(&g.id) else {
+            problems.push(format!("{}: not in the GPU run (run it again)", g.id));
+            continue;
+        };
+        if sim[&g.id]["digests"]["input"] != h["digests"]["input"] {
+            problems.push(format!(
+                "{}: the inputs differ from those the GPU ran (run it again)",
+                g.id
+            ));
+            continue;
+        }
+        let n = |k: &str| h["counts"][k].as_u64().unwrap_or(0);
+        if n("pass") != g.cases || n("fail") + n("error") + n("skip") != 0 {
+            problems.push(format!("{}: the GPU's counts are {}", g.id, h["counts"]));
+        }
+        cases += g.cases;
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert!(
+        m.groups.len() >= 280 && cases >= 4500,
+        "{} groups",
+        m.groups.len()
+    );
+}
