@@ -1,4 +1,5 @@
-//! The tensor-copy groups of the default suite (gen/src/suite/tensor.rs) on
+//! The tensor-copy and tensormap.replace groups of the default suite
+//! (gen/src/suite/tensor.rs, tensormap.rs) on
 //! an H100: corpus/suite/sm_90/tensor-results.json.gz is `conform run
 //! --impl cuda` over `conform gen --filter` of those families (the seed it
 //! names; two runs gave the same counts). Every group passed there, every
@@ -17,6 +18,7 @@ const FILTERS: &[&str] = &[
     "cp.async.bulk.tensor*",
     "cp.reduce.async.bulk.tensor*",
     "cp.async.bulk.prefetch.tensor*",
+    "tensormap.replace*",
 ];
 
 fn read(path: &Path) -> serde_json::Value {
@@ -94,7 +96,7 @@ fn the_tensor_groups_on_an_h100() {
     }
     assert!(problems.is_empty(), "{problems:#?}");
     assert!(
-        m.groups.len() >= 280 && cases >= 4500,
+        m.groups.len() >= 314 && cases >= 5024,
         "{} groups",
         m.groups.len()
     );

@@ -94,7 +94,6 @@ const WITHOUT: &[(&str, &str)] = &[
         "cp.reduce.async.bulk.tensor.im2col_no_offs",
         "the im2col reduction is not run by the simulator yet",
     ),
-    ("tensormap.replace", "tensor maps are not modelled yet"),
 ];
 
 /// Forms of the suite whose instruction the catalogue does not have (it

@@ -17,6 +17,7 @@ fn ours() -> Vec<Built> {
     let opts = Options::default();
     plans()
         .into_iter()
+        .chain(ptx_gen::suite::tensormap::plans())
         .map(|p| {
             p.build(&opts)
                 .unwrap_or_else(|| panic!("{}: no defined case", p.id))
@@ -73,7 +74,7 @@ fn every_tensor_group_passes_on_the_simulator_and_the_checker() {
         &failures[..failures.len().min(10)]
     );
     assert!(
-        built.len() > 250 && cases > 4000,
+        built.len() > 300 && cases > 4500,
         "{} groups, {cases} cases",
         built.len()
     );
@@ -88,6 +89,7 @@ fn every_tiled_spelling_has_a_group() {
         "cp.async.bulk.tensor",
         "cp.reduce.async.bulk.tensor",
         "cp.async.bulk.prefetch.tensor",
+        "tensormap.replace",
     ] {
         let all = spelled(instr, ("8.7", "sm_90a"));
         assert!(!all.is_empty(), "{instr}");

@@ -15,6 +15,7 @@ pub mod mem;
 pub mod regs;
 mod templates;
 pub mod tensor;
+pub mod tensormap;
 
 use manifest::{Group, Layout, Manifest, Provenance, FORMAT};
 use std::io::Write;
@@ -98,6 +99,7 @@ pub fn plans() -> Vec<Plan> {
     p.extend(cp_async::plans());
     p.extend(bulk::plans());
     p.extend(tensor::plans());
+    p.extend(tensormap::plans());
     p
 }
 

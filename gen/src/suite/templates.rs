@@ -73,6 +73,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         "tensor.ptx",
         include_str!("../../templates/tensor.ptx.tera"),
     ),
+    (
+        "tensormap_replace.ptx",
+        include_str!("../../templates/tensormap_replace.ptx.tera"),
+    ),
 ];
 
 fn tera() -> &'static tera::Tera {
