@@ -209,6 +209,23 @@ pub enum BulkCompletion {
     BulkGroup,
 }
 
+/// The tensor operand of a tensor copy (an extension): `map[t0+t1]`, the
+/// tensor map `map`, read in the tensormap proxy ("The `tensorMap` is
+/// accessed in tensormap proxy", PTX ISA 9.7.9.25.5.2), and the tensors in
+/// global memory its value selects (0: `t0`, 1: `t1`, ...), standing for
+/// the map's `.global_address` field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorRef {
+    pub map: String,
+    pub tensors: Vec<String>,
+}
+
+impl fmt::Display for TensorRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]", self.map, self.tensors.join("+"))
+    }
+}
+
 /// One instruction of a thread.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Instr {
@@ -309,6 +326,44 @@ pub enum Instr {
         dst: Vec<String>,
         src: String,
         size: i64,
+    },
+    /// `cp.async.bulk.tensor.1d.DST.SRC.COMPLETION` with a tensor operand
+    /// (an extension, PTX ISA 9.7.9.25.5.2): a load `d, map[t0+t1], size,
+    /// mbar` (global to shared; with `.multicast::cluster` one destination
+    /// and one mbarrier per CTA, `d0+d1`) or a store `map[t0+t1], s, size`
+    /// (shared to global). The copy reads the map, then moves one value
+    /// between the tensor the map selects and the shared operand.
+    CpAsyncBulkTensor {
+        dst_space: String,
+        src_space: String,
+        completion: BulkCompletion,
+        tensor: TensorRef,
+        /// The shared-memory side: the destinations of a load, or the one
+        /// source of a store.
+        shared: Vec<String>,
+        size: i64,
+    },
+    /// `tensormap.replace.tile.FIELD{.global|.shared::cta}.b1024.TYPE map,
+    /// {ord,} value` (an extension, PTX ISA 9.7.9.26): "treated as a weak
+    /// memory operation, on the entire 1024-bit opaque tensor-map object".
+    /// `TYPE` follows from the field (`.b64` for `.global_address` and
+    /// `.global_stride`, else `.b32`).
+    TensormapReplace {
+        field: String,
+        space: Option<String>,
+        ord: Option<i64>,
+        map: String,
+        value: Operand,
+    },
+    /// `fence.proxy.tensormap::generic.release.SCOPE` and
+    /// `fence.proxy.tensormap::generic.acquire.SCOPE addr, 128` (an
+    /// extension, PTX ISA 9.7.13.4): uni-directional proxy fences from the
+    /// generic proxy to the tensormap proxy; `addr` is written for the
+    /// acquire form only.
+    TensormapFence {
+        sem: Sem,
+        scope: Scope,
+        addr: Option<String>,
     },
     /// `cp.reduce.async.bulk.DST.SRC.COMPLETION.OP.TYPE dst, src, size{, mbar}`
     /// (an extension, PTX ISA 9.7.9.25.4.2): `dst = dst OP src`, each

@@ -197,6 +197,7 @@ pub(crate) fn parse_instr(text: &str) -> Res<Instr> {
             Ok(Instr::Goto(ops.name(0)?))
         }
         "cp" if parts.get(1) == Some(&"reduce") => cp_reduce(mnemonic, &parts[2..], &ops),
+        "tensormap" => tensormap_replace(mnemonic, &parts[1..], &ops),
         "cp" => cp(mnemonic, &parts[1..], &ops),
         "mbarrier" => mbarrier(mnemonic, &parts[1..], &ops),
         _ => bad("unknown instruction"),
@@ -289,8 +290,37 @@ fn strong_sem_scope(mnemonic: &str, s: &str, sc: &str) -> Res<(Sem, Scope)> {
 }
 
 fn fence(mnemonic: &str, quals: &[&str], ops: &Operands<'_>) -> Res<Instr> {
-    ops.count(0)?;
     let err = |m: &str| Err((0, format!("`{mnemonic}`: {m}")));
+    if let ["proxy", "tensormap::generic", s, sc] = quals {
+        let Some(scope) = scope(sc) else {
+            return err("expected a scope: cta, cluster, gpu or sys");
+        };
+        return match *s {
+            "release" => {
+                ops.count(0)?;
+                Ok(Instr::TensormapFence {
+                    sem: Sem::Release,
+                    scope,
+                    addr: None,
+                })
+            }
+            "acquire" => {
+                ops.count(2)?;
+                // "The only supported value for the size operand is 128"
+                // (PTX ISA 9.7.13.4).
+                if ops.imm(1)? != 128 {
+                    return Err((ops.get(1)?.0, "the size must be 128".into()));
+                }
+                Ok(Instr::TensormapFence {
+                    sem: Sem::Acquire,
+                    scope,
+                    addr: Some(ops.name(0)?),
+                })
+            }
+            _ => err("expected `fence.proxy.tensormap::generic.release.SCOPE` or `fence.proxy.tensormap::generic.acquire.SCOPE addr, 128`"),
+        };
+    }
+    ops.count(0)?;
     if quals == ["mbarrier_init", "release", "cluster"] {
         return Ok(Instr::ProxyFence(ProxyFence::MbarrierInit));
     }
@@ -425,6 +455,32 @@ fn cp(mnemonic: &str, quals: &[&str], ops: &Operands<'_>) -> Res<Instr> {
                 return err("this direction and completion mechanism do not go together (PTX ISA 9.7.9.25.4)");
             }
             let size = bulk_size(ops.imm(2)?)?;
+            // A tensor copy may name its tensor map: `map[t0+t1]` on the
+            // global side (the source of a load, the destination of a store).
+            let global_side = usize::from(*dst_space != "global");
+            if tensor && ops.get(global_side)?.1.contains('[') {
+                let tensor = ops.tensor_ref(global_side)?;
+                let shared = if global_side == 0 {
+                    vec![ops.name(1)?]
+                } else if multicast {
+                    ops.names(0)?
+                } else {
+                    vec![ops.name(0)?]
+                };
+                if let BulkCompletion::Mbarrier(m) = &completion {
+                    if m.len() != shared.len() {
+                        return err("`.multicast::cluster` takes one mbarrier per destination (`d0+d1, map[t], 16, bar0+bar1`)");
+                    }
+                }
+                return Ok(Instr::CpAsyncBulkTensor {
+                    dst_space: dst_space.to_string(),
+                    src_space: src_space.to_string(),
+                    completion,
+                    tensor,
+                    shared,
+                    size,
+                });
+            }
             let dst = if multicast {
                 ops.names(0)?
             } else {
@@ -489,6 +545,63 @@ fn cp_reduce(mnemonic: &str, quals: &[&str], ops: &Operands<'_>) -> Res<Instr> {
         src: ops.name(1)?,
         size: bulk_size(ops.imm(2)?)?,
     })
+}
+
+/// `tensormap.replace.tile.FIELD{.global|.shared::cta}.b1024.TYPE map, {ord,} value`
+/// (PTX ISA 9.7.9.26).
+fn tensormap_replace(mnemonic: &str, quals: &[&str], ops: &Operands<'_>) -> Res<Instr> {
+    let err = |m: &str| Err((0, format!("`{mnemonic}`: {m}")));
+    let (field, space, ty) = match quals {
+        ["replace", "tile", field, "b1024", ty] => (*field, None, *ty),
+        ["replace", "tile", field, space @ ("global" | "shared::cta"), "b1024", ty] => {
+            (*field, Some(space.to_string()), *ty)
+        }
+        _ => {
+            return err("expected `tensormap.replace.tile.FIELD{.global|.shared::cta}.b1024.TYPE`")
+        }
+    };
+    let Some(with_ord) = replace_field_takes_ord(field) else {
+        return err("expected a field: global_address, rank, box_dim, global_dim, global_stride, element_stride, elemtype, interleave_layout, swizzle_mode, swizzle_atomicity, fill_mode");
+    };
+    // "When `.field` is specified as `.global_address` or `.global_stride`,
+    // `.type` must be `.b64`. Otherwise, `.type` must be `.b32`."
+    if ty != replace_type(field) {
+        return err(&format!("`.{field}` takes `.{}`", replace_type(field)));
+    }
+    let (ord, value) = if with_ord {
+        ops.count(3)?;
+        (Some(ops.imm(1)?), ops.operand(2)?)
+    } else {
+        ops.count(2)?;
+        (None, ops.operand(1)?)
+    };
+    Ok(Instr::TensormapReplace {
+        field: field.to_string(),
+        space,
+        ord,
+        map: ops.name(0)?,
+        value,
+    })
+}
+
+/// Whether a `tensormap.replace` field takes the `ord` operand (`.field2`);
+/// `None` for an unknown field.
+fn replace_field_takes_ord(field: &str) -> Option<bool> {
+    match field {
+        "box_dim" | "global_dim" | "global_stride" | "element_stride" => Some(true),
+        "global_address" | "rank" | "elemtype" | "interleave_layout" | "swizzle_mode"
+        | "swizzle_atomicity" | "fill_mode" => Some(false),
+        _ => None,
+    }
+}
+
+/// The `.type` of a `tensormap.replace` field (PTX ISA 9.7.9.26).
+pub(crate) fn replace_type(field: &str) -> &'static str {
+    if matches!(field, "global_address" | "global_stride") {
+        "b64"
+    } else {
+        "b32"
+    }
 }
 
 fn bulk_size(size: i64) -> Res<i64> {
@@ -708,6 +821,38 @@ impl<'a> Operands<'a> {
                 }
             })
             .collect()
+    }
+
+    /// A tensor operand `map[t0+t1]`.
+    fn tensor_ref(&self, i: usize) -> Res<TensorRef> {
+        let (at, s) = self.get(i)?;
+        let bad = || {
+            (
+                at,
+                format!("expected `map[tensor]` or `map[t0+t1]`, found `{s}`"),
+            )
+        };
+        let (map, rest) = s.split_once('[').ok_or_else(bad)?;
+        let inner = rest.strip_suffix(']').ok_or_else(bad)?;
+        let map = map.trim();
+        if map.is_empty() || ident_len(map) != map.len() {
+            return Err(bad());
+        }
+        let tensors = inner
+            .split('+')
+            .map(|n| {
+                let n = n.trim();
+                if !n.is_empty() && ident_len(n) == n.len() {
+                    Ok(n.to_string())
+                } else {
+                    Err(bad())
+                }
+            })
+            .collect::<Res<Vec<_>>>()?;
+        Ok(TensorRef {
+            map: map.to_string(),
+            tensors,
+        })
     }
 
     fn reg(&self, i: usize) -> Res<String> {

@@ -5,7 +5,9 @@
 //! `exists`, `~exists` and `forall` conditions), extended with cluster
 //! placement and scope, shared-memory locations, mbarriers and the
 //! asynchronous copies of PTX ISA 9.7.9.25 (`cp.async`, `cp.async.bulk`,
-//! `st.async`). What the instructions mean is left to `ptx-memmodel`.
+//! `st.async`), tensor copies with their tensor map, `tensormap.replace` and
+//! `fence.proxy.tensormap::generic`. What the instructions mean is left to
+//! `ptx-memmodel`.
 #![forbid(unsafe_code)]
 
 pub mod ast;

@@ -243,6 +243,56 @@ pub fn instr(i: &Instr) -> String {
                 }
             }
         }
+        Instr::CpAsyncBulkTensor {
+            dst_space,
+            src_space,
+            completion,
+            tensor,
+            shared,
+            size,
+        } => {
+            let head = format!("cp.async.bulk.tensor.1d.{dst_space}.{src_space}");
+            let multicast = if shared.len() > 1 {
+                ".multicast::cluster"
+            } else {
+                ""
+            };
+            let shared = shared.join("+");
+            match completion {
+                BulkCompletion::Mbarrier(m) => format!(
+                    "{head}.mbarrier::complete_tx::bytes{multicast} {shared}, {tensor}, {size}, {}",
+                    m.join("+")
+                ),
+                BulkCompletion::BulkGroup => {
+                    format!("{head}.bulk_group {tensor}, {shared}, {size}")
+                }
+            }
+        }
+        Instr::TensormapReplace {
+            field,
+            space,
+            ord,
+            map,
+            value,
+        } => {
+            let space = space.as_ref().map_or(String::new(), |s| format!(".{s}"));
+            let ord = ord.map_or(String::new(), |o| format!("{o}, "));
+            format!(
+                "tensormap.replace.tile.{field}{space}.b1024.{} {map}, {ord}{value}",
+                crate::instr::replace_type(field)
+            )
+        }
+        Instr::TensormapFence { sem, scope, addr } => {
+            let head = format!(
+                "fence.proxy.tensormap::generic.{}.{}",
+                sem.as_str(),
+                scope.as_str()
+            );
+            match addr {
+                Some(a) => format!("{head} {a}, 128"),
+                None => head,
+            }
+        }
         Instr::CpReduceAsyncBulk {
             dst_space,
             src_space,

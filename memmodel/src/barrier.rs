@@ -20,7 +20,7 @@
 //! instruction causes the executing thread to wait for all non-exited
 //! threads of the cluster to perform barrier.cluster.arrive."
 
-use crate::event::{Event, Kind, Scope};
+use crate::event::{Event, Kind, Proxy, Scope};
 use crate::program::{ModelError, Program};
 use crate::rel::Rel;
 use ptx_semantics::mbarrier::{Op, Slot, State, Undefined, WaitRule, MAX_COUNT};
@@ -517,7 +517,16 @@ pub fn copy_races(p: &Program<'_>, events: &[Event], copies: &Copies, cb: &Rel) 
             let loc = oe.loc.map_or(String::new(), |l| p.locs[l].name.clone());
             if oe.is_write() {
                 if let Some(&r) = reads.iter().find(|&&r| phys(&events[r]) == phys(oe)) {
-                    if !ordered(r) {
+                    if events[r].proxy == Some(Proxy::Tensormap) && !ordered(r) {
+                        out.push(format!(
+                            "{} writes `{loc}`, the tensor map of {}, while the copy may \
+                             still read it (PTX ISA 9.7.9.25.1: modifying the tensor \
+                             descriptor before the asynchronous operation completes \
+                             exhibits undefined behavior)",
+                            describe(p, oe),
+                            describe(p, copy)
+                        ));
+                    } else if !ordered(r) {
                         out.push(format!(
                             "{} writes `{loc}`, the source of {}, while the copy may still \
                              read it (PTX ISA 9.7.9.25.1: modifying the source memory location \

@@ -15,6 +15,9 @@ pub enum Proxy {
     Constant,
     /// The asynchronous proxy of bulk copies (PTX ISA 9.7.9.25.2).
     Async,
+    /// The tensormap proxy: "The `tensorMap` is accessed in tensormap
+    /// proxy" (PTX ISA 9.7.9.25.5.2).
+    Tensormap,
 }
 
 impl Proxy {
@@ -25,6 +28,7 @@ impl Proxy {
             Proxy::Surface => "surface",
             Proxy::Constant => "constant",
             Proxy::Async => "async",
+            Proxy::Tensormap => "tensormap",
         }
     }
 }
@@ -40,10 +44,16 @@ pub enum Kind {
     MemoryFence,
     /// `fence.proxy.{generic,texture,surface,constant,async}`; for the async
     /// proxy, `space` limits it to one state space, and `direction` makes it
-    /// uni-directional (`fence.proxy.async::generic.{release,acquire}`).
+    /// uni-directional (`fence.proxy.async::generic.{release,acquire}`,
+    /// and both `fence.proxy.tensormap::generic` forms, which order the
+    /// generic proxy before the tensormap proxy). `range` is the location
+    /// of the `[addr], size` operands
+    /// (`fence.proxy.tensormap::generic.acquire`): the fence orders
+    /// accesses to it only.
     ProxyFence {
         space: Option<AsyncSpace>,
         direction: Option<Direction>,
+        range: Option<usize>,
     },
     /// `fence.mbarrier_init.release.cluster`: a release fence for prior
     /// `mbarrier.init` operations only.
@@ -91,12 +101,15 @@ pub enum Kind {
     ClusterWait,
 }
 
-/// Which way a uni-directional proxy fence orders.
+/// Which way a uni-directional proxy fence orders, named after the
+/// `fence.proxy.async::generic` forms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Direction {
-    /// Generic-proxy operations before it, async-proxy operations after.
+    /// Generic-proxy operations before it, operations of the fence's proxy
+    /// (async, tensormap) after.
     Release,
-    /// Async-proxy operations before it, generic-proxy operations after.
+    /// Operations of the fence's proxy before it, generic-proxy operations
+    /// after.
     Acquire,
 }
 

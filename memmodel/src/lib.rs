@@ -5,8 +5,10 @@
 //! whether the test's outcome is reachable, with a witness: an execution
 //! when it is, the axioms each candidate breaks when it is not. Two models:
 //! PTX 6.0 (no proxies) and PTX 7.5 with proxies, the latter extended here
-//! to cluster scope, the async proxy and asynchronous completion. Pure: no
-//! I/O.
+//! to cluster scope, the async proxy, the tensormap proxy (tensor copies
+//! read their map in it; `tensormap.replace` is a weak generic write;
+//! `fence.proxy.tensormap::generic` orders the two) and asynchronous
+//! completion. Pure: no I/O.
 #![forbid(unsafe_code)]
 
 pub mod barrier;

@@ -123,6 +123,12 @@ pub struct Sets {
     pub f_acq_rel: Set,
     /// `fence.sc`.
     pub f_sc: Set,
+    /// Proxy fences with `.release` semantics
+    /// (`fence.proxy.tensormap::generic.release`).
+    pub f_proxy_rel: Set,
+    /// Proxy fences with `.acquire` semantics
+    /// (`fence.proxy.tensormap::generic.acquire`).
+    pub f_proxy_acq: Set,
     /// Memory operations and fences of the generic proxy.
     pub generic: Set,
     pub alias_fence: Set,
@@ -309,6 +315,9 @@ fn sets(events: &[Event]) -> Sets {
             e.kind == Kind::MemoryFence && e.sem == Sem::AcqRel,
         );
         add(&mut s.f_sc, e.kind == Kind::MemoryFence && e.sem == Sem::Sc);
+        let proxy_fence = matches!(e.kind, Kind::ProxyFence { .. });
+        add(&mut s.f_proxy_rel, proxy_fence && e.sem == Sem::Release);
+        add(&mut s.f_proxy_acq, proxy_fence && e.sem == Sem::Acquire);
         add(&mut s.generic, e.proxy == Some(Proxy::Generic));
         add(&mut s.alias_fence, e.kind == Kind::AliasFence);
     }
@@ -342,20 +351,27 @@ fn morally_strong(x: &Exec<'_>) -> Rel {
 /// Release pattern (PTX ISA 8.8): a release operation, or one followed by a
 /// strong write to the same location, or a release fence followed by a
 /// strong write: `[W & REL]; po-loc?; [strong W] | [F & ACQ_REL]; po; [strong W]`.
+/// A release proxy fence takes the fence's place (PTX ISA 9.7.13.4: "A
+/// .release proxy fence can form a release sequence that synchronizes with
+/// an acquire sequence that contains a .acquire proxy fence."); being in
+/// its own proxy, it is morally strong only with proxy fences of that
+/// proxy, so it synchronizes with those alone.
 fn release_pattern(x: &Exec<'_>) -> Rel {
     let s = &x.sets;
     let a = x.po_loc().opt().restrict(s.w_rel, s.strong_w);
-    let b = x.po.restrict(s.f_acq_rel, s.strong_w);
+    let b = x.po.restrict(s.f_acq_rel | s.f_proxy_rel, s.strong_w);
     a.union(&b)
 }
 
 /// Acquire pattern (PTX ISA 8.8): an acquire operation, or a strong read
 /// followed by one on the same location, or a strong read followed by an
 /// acquire fence: `[strong R]; po-loc?; [R & ACQ] | [strong R]; po; [F & ACQ_REL]`.
+/// An acquire proxy fence takes the fence's place (the acquire sequence of
+/// PTX ISA 9.7.13.4, as for `release_pattern`).
 fn acquire_pattern(x: &Exec<'_>) -> Rel {
     let s = &x.sets;
     let a = x.po_loc().opt().restrict(s.strong_r, s.r_acq);
-    let b = x.po.restrict(s.strong_r, s.f_acq_rel);
+    let b = x.po.restrict(s.strong_r, s.f_acq_rel | s.f_proxy_acq);
     a.union(&b)
 }
 
@@ -364,7 +380,17 @@ fn acquire_pattern(x: &Exec<'_>) -> Rel {
 /// `fence.proxy.async::generic` fence only has its own side. A
 /// `fence.proxy.async` limited to a state space only covers that space:
 /// `.shared::cta` the shared memory of the fence's CTA, `.shared::cluster`
-/// any shared memory of its cluster.
+/// any shared memory of its cluster. Both `fence.proxy.tensormap::generic`
+/// forms are uni-directional from the generic proxy to the tensormap
+/// proxy ("A uni-directional proxy ordering from the from-proxykind to the
+/// to-proxykind establishes ordering between a prior memory access
+/// performed via the from-proxykind and a subsequent memory access
+/// performed via the to-proxykind.", PTX ISA 9.7.13.4) and cover the
+/// tensormap-proxy accesses of their CTA; the acquire form only those of
+/// its address ("The address operand addr and the operand size together
+/// specify the memory range [addr, addr+size-1] on which the ordering
+/// guarantees on the memory accesses across the proxies is to be
+/// provided.").
 fn proxy_fence_ops(x: &Exec<'_>, side: Direction) -> Rel {
     let ev = &x.events;
     let p = x.prog;
@@ -373,9 +399,13 @@ fn proxy_fence_ops(x: &Exec<'_>, side: Direction) -> Rel {
         if ev[f].proxy.is_none() || ev[f].kind == Kind::MbarrierInitFence {
             continue;
         }
-        let (space, direction) = match ev[f].kind {
-            Kind::ProxyFence { space, direction } => (space, direction),
-            _ => (None, None),
+        let (space, direction, range) = match ev[f].kind {
+            Kind::ProxyFence {
+                space,
+                direction,
+                range,
+            } => (space, direction, range),
+            _ => (None, None, None),
         };
         if direction.is_some_and(|d| d != side) {
             continue;
@@ -388,6 +418,9 @@ fn proxy_fence_ops(x: &Exec<'_>, side: Direction) -> Rel {
         for m in members(x.same_proxy.row(f) & x.sets.m) {
             let Some(l) = ev[m].loc else { continue };
             let loc = &p.locs[l];
+            if range.is_some_and(|a| p.locs[a].generic != loc.generic) {
+                continue;
+            }
             let place = ev[m]
                 .place
                 .or_else(|| ev[m].thread.map(|t| p.places[t as usize]));

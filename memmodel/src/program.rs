@@ -21,6 +21,13 @@ pub enum ModelError {
     /// A location name is also an mbarrier.
     #[error("`{0}` is an mbarrier, not a memory location")]
     NotALocation(String),
+    /// A tensor map, or the address of `fence.proxy.tensormap::generic.acquire`,
+    /// is not in global memory (PTX ISA 9.7.9.25.5.2: the map "resides in
+    /// `.param` space or `.const` space or `.global` space"; 9.7.13.4: "the
+    /// address specified by the operand addr must fall within the .global
+    /// state space").
+    #[error("`{0}` must be a global location (a tensor map, or the address of fence.proxy.tensormap::generic.acquire)")]
+    NotGlobal(String),
     /// A branch names a label its thread does not define.
     #[error("label `{0}` is not defined in the branching thread")]
     UnknownLabel(String),
@@ -185,6 +192,15 @@ impl<'a> Program<'a> {
         self.declare(name, Space::Global, 0, None, self.model)
     }
 
+    /// The location of a name that must be in global memory.
+    fn global(&mut self, name: &str) -> Result<usize, ModelError> {
+        let l = self.location(name)?;
+        if self.locs[l].space != Space::Global {
+            return Err(ModelError::NotGlobal(name.to_string()));
+        }
+        Ok(l)
+    }
+
     /// The index of a declared mbarrier.
     pub fn mbarrier(&self, name: &str) -> Result<usize, ModelError> {
         self.mbars
@@ -263,6 +279,33 @@ impl<'a> Program<'a> {
                     for m in ms {
                         self.mbarrier(m)?;
                     }
+                }
+            }
+            Instr::CpAsyncBulkTensor {
+                completion,
+                tensor,
+                shared,
+                ..
+            } => {
+                self.ext(model, "tensor copies")?;
+                self.global(&tensor.map)?;
+                for n in tensor.tensors.iter().chain(shared) {
+                    self.location(n)?;
+                }
+                if let ptx_litmus::BulkCompletion::Mbarrier(ms) = completion {
+                    for m in ms {
+                        self.mbarrier(m)?;
+                    }
+                }
+            }
+            Instr::TensormapReplace { map, .. } => {
+                self.ext(model, "tensor maps")?;
+                self.location(map)?;
+            }
+            Instr::TensormapFence { addr, .. } => {
+                self.ext(model, "proxy fences")?;
+                if let Some(a) = addr {
+                    self.global(a)?;
                 }
             }
             Instr::StAsync { dst, mbar, .. } => {

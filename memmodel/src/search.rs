@@ -241,6 +241,7 @@ fn may_be_undefined(test: &Litmus) -> bool {
             i,
             Instr::CpAsync { .. }
                 | Instr::CpAsyncBulk { .. }
+                | Instr::CpAsyncBulkTensor { .. }
                 | Instr::CpReduceAsyncBulk { .. }
                 | Instr::MbarrierArrive { .. }
                 | Instr::MbarrierTestWait { .. }
@@ -270,8 +271,9 @@ pub fn value_domains(p: &Program<'_>) -> Result<Domains, ModelError> {
             | Instr::Red { .. }
             | Instr::CpAsync { .. }
             | Instr::CpAsyncBulk { .. } => 1,
-            // A bulk reduction reads its source and its destination.
-            Instr::CpReduceAsyncBulk { .. } => 2,
+            // A bulk reduction reads its source and its destination, a
+            // tensor copy its map and its source.
+            Instr::CpReduceAsyncBulk { .. } | Instr::CpAsyncBulkTensor { .. } => 2,
             _ => 0,
         })
         .sum();

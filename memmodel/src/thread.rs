@@ -460,6 +460,7 @@ fn step(
                     Kind::ProxyFence {
                         space: None,
                         direction: None,
+                        range: None,
                     },
                     Some(match a {
                         ptx_litmus::AliasProxy::Generic => Proxy::Generic,
@@ -472,6 +473,7 @@ fn step(
                     Kind::ProxyFence {
                         space: *space,
                         direction: None,
+                        range: None,
                     },
                     Some(Proxy::Async),
                 ),
@@ -483,6 +485,7 @@ fn step(
                         } else {
                             Direction::Acquire
                         }),
+                        range: None,
                     },
                     Some(Proxy::Async),
                 ),
@@ -565,28 +568,84 @@ fn step(
                 return Ok(Step::Stop);
             };
             let r = async_read(s, t, pc, sl, v)?;
-            let mut copy = CopyOps {
-                reads: vec![r],
-                writes: Vec::new(),
+            let dsts: Vec<usize> = dst.iter().map(|d| loc_of(d)).collect();
+            bulk_writes(p, s, t, pc, completion, *size, vec![r], v, &dsts)?;
+        }
+        Instr::CpAsyncBulkTensor {
+            dst_space,
+            completion,
+            tensor,
+            shared,
+            size,
+            ..
+        } => {
+            // The map is read first ("Optionally, reading from the
+            // tensormap. Reading data from the source location(s).", PTX ISA
+            // 9.7.9.25); its value picks the tensor. Both values are chosen
+            // before any event is recorded.
+            let ml = loc_of(&tensor.map);
+            let Some(mv) = take(s, stack, domain(ml)) else {
+                return Ok(Step::Stop);
             };
-            // With `.multicast::cluster`, one write, completion and
-            // complete-tx per destination CTA.
-            for (k, d) in dst.iter().enumerate() {
-                let d = loc_of(d);
-                let w = memory_event(t, pc, Kind::Write, d, v, Sem::Weak, None, Proxy::Async);
-                let wi = s.push_async(w, p.owner_place(d, t as u32))?;
-                s.trace.deps.push((r, wi));
-                s.trace.aso.push((r, wi));
-                copy.writes.push(wi);
-                let c = bulk_completion(s, t, pc, &[r, wi])?;
-                match completion {
-                    BulkCompletion::Mbarrier(ms) => {
-                        complete_tx(s, t, pc, p.mbarrier(&ms[k])?, *size, c)?;
-                    }
-                    BulkCompletion::BulkGroup => s.bulk_pending.push([r, wi, c]),
-                }
-            }
-            s.trace.copies.push(copy);
+            // A map naming no tensor of the test: no execution here.
+            let Some(tl) = usize::try_from(mv)
+                .ok()
+                .and_then(|i| tensor.tensors.get(i))
+                .map(|n| loc_of(n))
+            else {
+                return Ok(Step::Stop);
+            };
+            let load = dst_space != "global";
+            let sl = if load { tl } else { loc_of(&shared[0]) };
+            let Some(v) = take(s, stack, domain(sl)) else {
+                return Ok(Step::Stop);
+            };
+            let map_read =
+                memory_event(t, pc, Kind::Read, ml, mv, Sem::Weak, None, Proxy::Tensormap);
+            let mr = s.push_async(map_read, None)?;
+            let r = async_read(s, t, pc, sl, v)?;
+            // The source is read through the map: an address dependency.
+            s.trace.deps.push((mr, r));
+            s.trace.aso.push((mr, r));
+            let dsts: Vec<usize> = if load {
+                shared.iter().map(|d| loc_of(d)).collect()
+            } else {
+                vec![tl]
+            };
+            bulk_writes(p, s, t, pc, completion, *size, vec![mr, r], v, &dsts)?;
+        }
+        Instr::TensormapReplace { map, value, .. } => {
+            // "`tensormap.replace` is treated as a weak memory operation, on
+            // the entire 1024-bit opaque tensor-map object" (PTX ISA
+            // 9.7.9.26): a weak generic write of the map's one value.
+            let (v, taint) = s.eval(value);
+            let e = memory_event(
+                t,
+                pc,
+                Kind::Write,
+                loc_of(map),
+                v,
+                Sem::Weak,
+                None,
+                Proxy::Generic,
+            );
+            let i = s.push(e)?;
+            s.data(taint, i);
+        }
+        Instr::TensormapFence { sem, scope, addr } => {
+            // Uni-directional from the generic to the tensormap proxy, with
+            // `.release`/`.acquire` semantics at `scope` (PTX ISA 9.7.13.4).
+            let kind = Kind::ProxyFence {
+                space: None,
+                direction: Some(Direction::Release),
+                range: addr.as_ref().map(|a| loc_of(a)),
+            };
+            s.push(Event {
+                sem: *sem,
+                scope: Some(*scope),
+                proxy: Some(Proxy::Tensormap),
+                ..ev(t, pc, kind)
+            })?;
         }
         Instr::CpReduceAsyncBulk {
             completion,
@@ -779,6 +838,47 @@ fn async_copy(
     s.trace.deps.push((ri, wi));
     s.trace.aso.push((ri, wi));
     Ok((ri, wi))
+}
+
+/// The writes of a bulk copy whose last read (of its source) returned `v`:
+/// one write, completion and complete-tx per destination (several with
+/// `.multicast::cluster`). `reads` are the copy's reads, its source read
+/// last.
+#[allow(clippy::too_many_arguments)]
+fn bulk_writes(
+    p: &Program<'_>,
+    s: &mut State,
+    t: usize,
+    pc: usize,
+    completion: &BulkCompletion,
+    size: i64,
+    reads: Vec<usize>,
+    v: i64,
+    dsts: &[usize],
+) -> Result<(), ModelError> {
+    let Some(&r) = reads.last() else {
+        return Ok(());
+    };
+    let mut copy = CopyOps {
+        reads,
+        writes: Vec::new(),
+    };
+    for (k, &d) in dsts.iter().enumerate() {
+        let w = memory_event(t, pc, Kind::Write, d, v, Sem::Weak, None, Proxy::Async);
+        let wi = s.push_async(w, p.owner_place(d, t as u32))?;
+        s.trace.deps.push((r, wi));
+        s.trace.aso.push((r, wi));
+        copy.writes.push(wi);
+        let c = bulk_completion(s, t, pc, &[r, wi])?;
+        match completion {
+            BulkCompletion::Mbarrier(ms) => {
+                complete_tx(s, t, pc, p.mbarrier(&ms[k])?, size, c)?;
+            }
+            BulkCompletion::BulkGroup => s.bulk_pending.push([r, wi, c]),
+        }
+    }
+    s.trace.copies.push(copy);
+    Ok(())
 }
 
 /// The weak async-proxy read of a bulk copy's source.

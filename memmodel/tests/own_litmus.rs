@@ -1,5 +1,6 @@
 //! Our own litmus tests for what no public model covers (cluster scope, the
-//! async proxy, cp.async groups, mbarrier completion), in `tests/litmus/`.
+//! async proxy, cp.async groups, mbarrier completion, the tensormap proxy),
+//! in `tests/litmus/`.
 //! Each file's header quotes the rule it rests on, gives the reasoning, and
 //! ends with `"Expected: 1"` or `"Expected: 0"` (1: the `exists` outcome is
 //! reachable, or the `forall`/`~exists` condition always holds). The model
@@ -84,7 +85,11 @@ fn own_tests_have_their_expected_verdicts() {
             Err(e) => failures.push(format!("{name}: {e}")),
         }
     }
-    assert!(all.len() >= 40, "only {} own tests", all.len());
+    assert!(all.len() >= 99, "only {} own tests", all.len());
+    assert!(
+        per_topic.get("tensormap-proxy").copied().unwrap_or(0) >= 14,
+        "tensormap-proxy tests missing: {per_topic:?}"
+    );
     assert!(
         failures.is_empty(),
         "{} of {} disagree:\n{}",
