@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{conform, tmp};
+use common::{conform, groups_by_id as by_id, results as read, tmp};
 use ptx_gen::suite::bulk;
 use ptx_gen::suite::manifest::{Manifest, Provenance};
 use ptx_gen::suite::Options;
@@ -28,27 +28,6 @@ const FILTERS: &[&str] = &[
     "mbarrier*",
     "cp.async.mbarrier*",
 ];
-
-fn read(path: &Path) -> serde_json::Value {
-    let bytes = std::fs::read(path).unwrap();
-    if path.extension().is_some_and(|e| e == "gz") {
-        let mut text = Vec::new();
-        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text)
-            .unwrap();
-        serde_json::from_slice(&text).unwrap()
-    } else {
-        serde_json::from_slice(&bytes).unwrap()
-    }
-}
-
-fn by_id(r: &serde_json::Value) -> HashMap<String, serde_json::Value> {
-    r["groups"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| (g["id"].as_str().unwrap().to_string(), g.clone()))
-        .collect()
-}
 
 #[test]
 fn the_bulk_groups_on_an_h100() {

@@ -8,10 +8,9 @@
 
 mod common;
 
-use common::{conform, tmp};
+use common::{conform, groups_by_id as by_id, results as read, tmp};
 use ptx_gen::suite::manifest::{Manifest, Provenance};
 use ptx_gen::suite::tensor;
-use std::collections::HashMap;
 use std::path::Path;
 
 const FILTERS: &[&str] = &[
@@ -20,22 +19,6 @@ const FILTERS: &[&str] = &[
     "cp.async.bulk.prefetch.tensor*",
     "tensormap.replace*",
 ];
-
-fn read(path: &Path) -> serde_json::Value {
-    let bytes = std::fs::read(path).unwrap();
-    let mut text = Vec::new();
-    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text).unwrap();
-    serde_json::from_slice(&text).unwrap()
-}
-
-fn by_id(r: &serde_json::Value) -> HashMap<String, serde_json::Value> {
-    r["groups"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| (g["id"].as_str().unwrap().to_string(), g.clone()))
-        .collect()
-}
 
 #[test]
 fn the_tensor_groups_on_an_h100() {

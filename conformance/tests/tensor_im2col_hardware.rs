@@ -29,39 +29,17 @@ use ptx_semantics::tensor::{
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::io::BufRead;
-use std::path::PathBuf;
 
-fn sweep_path() -> PathBuf {
-    match std::env::var_os("PTX_IM2COL_SWEEP") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../corpus/tensor/sm_90/im2col-sweep.jsonl.gz"),
-    }
+mod common;
+
+use common::sweep::{b64, i64s, u64s};
+
+fn records() -> Vec<Value> {
+    common::sweep::records("PTX_IM2COL_SWEEP", "im2col-sweep.jsonl.gz")
 }
 
 fn corpus() -> bool {
-    std::env::var_os("PTX_IM2COL_SWEEP").is_none()
-}
-
-fn records() -> Vec<Value> {
-    let f = std::fs::File::open(sweep_path()).expect("the sweep file");
-    std::io::BufReader::new(flate2::read::GzDecoder::new(f))
-        .lines()
-        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
-        .collect()
-}
-
-fn i64s(v: &Value) -> Vec<i64> {
-    v.as_array()
-        .map(|a| a.iter().map(|x| x.as_i64().unwrap()).collect())
-        .unwrap_or_default()
-}
-
-fn u64s(v: &Value) -> Vec<u64> {
-    v.as_array()
-        .map(|a| a.iter().map(|x| x.as_u64().unwrap()).collect())
-        .unwrap_or_default()
+    common::sweep::is_corpus("PTX_IM2COL_SWEEP")
 }
 
 /// The map of an im2col record, the global address `addr`; `None` where a
@@ -246,31 +224,6 @@ fn global_of(recs: &[Value]) -> impl Fn(u64, usize) -> Option<Vec<u8>> {
     let seed = h["seed"].as_u64().unwrap();
     let gsize = h["gsize"].as_u64().unwrap();
     move |a: u64, n: usize| (a.checked_add(n as u64)? <= gsize).then(|| pattern_bytes(seed, a, n))
-}
-
-fn b64(s: &str) -> Vec<u8> {
-    let val = |c: u8| -> u32 {
-        match c {
-            b'A'..=b'Z' => (c - b'A') as u32,
-            b'a'..=b'z' => (c - b'a') as u32 + 26,
-            b'0'..=b'9' => (c - b'0') as u32 + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => 0,
-        }
-    };
-    let bytes: Vec<u8> = s.bytes().filter(|&c| c != b'=').collect();
-    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
-    for ch in bytes.chunks(4) {
-        let mut n = 0u32;
-        for (i, &c) in ch.iter().enumerate() {
-            n |= val(c) << (18 - 6 * i);
-        }
-        for i in 0..ch.len().saturating_sub(1) {
-            out.push((n >> (16 - 8 * i)) as u8);
-        }
-    }
-    out
 }
 
 /// The shared memory a load record's kernel read back, by the model: the

@@ -28,33 +28,17 @@ use ptx_semantics::tensor::{
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::io::BufRead;
-use std::path::PathBuf;
 
-fn probe_path() -> PathBuf {
-    match std::env::var_os("PTX_TENSORMAP_REPLACE_PROBE") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../corpus/tensor/sm_90/replace-probe.jsonl.gz"),
-    }
+mod common;
+
+use common::sweep::{b64, u64s};
+
+fn records() -> Vec<Value> {
+    common::sweep::records("PTX_TENSORMAP_REPLACE_PROBE", "replace-probe.jsonl.gz")
 }
 
 fn corpus() -> bool {
-    std::env::var_os("PTX_TENSORMAP_REPLACE_PROBE").is_none()
-}
-
-fn records() -> Vec<Value> {
-    let f = std::fs::File::open(probe_path()).expect("the probe file");
-    std::io::BufReader::new(flate2::read::GzDecoder::new(f))
-        .lines()
-        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
-        .collect()
-}
-
-fn u64s(v: &Value) -> Vec<u64> {
-    v.as_array()
-        .map(|a| a.iter().map(|x| x.as_u64().unwrap()).collect())
-        .unwrap_or_default()
+    common::sweep::is_corpus("PTX_TENSORMAP_REPLACE_PROBE")
 }
 
 fn n(r: &Value, k: &str) -> u64 {
@@ -704,31 +688,6 @@ fn the_model_refuses_what_it_does_not_define() {
         accepted.len(),
         accepted.join("\n")
     );
-}
-
-fn b64(s: &str) -> Vec<u8> {
-    let val = |c: u8| -> u32 {
-        match c {
-            b'A'..=b'Z' => (c - b'A') as u32,
-            b'a'..=b'z' => (c - b'a') as u32 + 26,
-            b'0'..=b'9' => (c - b'0') as u32 + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => 0,
-        }
-    };
-    let bytes: Vec<u8> = s.bytes().filter(|&c| c != b'=').collect();
-    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
-    for ch in bytes.chunks(4) {
-        let mut v = 0u32;
-        for (i, &c) in ch.iter().enumerate() {
-            v |= val(c) << (18 - 6 * i);
-        }
-        for i in 0..ch.len().saturating_sub(1) {
-            out.push((v >> (16 - 8 * i)) as u8);
-        }
-    }
-    out
 }
 
 /// Where an H100 parts from the spec, by name, each with the reading that

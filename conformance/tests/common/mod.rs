@@ -3,6 +3,8 @@
 // Each test binary uses its own part of this module.
 #![allow(dead_code)]
 
+pub mod sweep;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -46,4 +48,27 @@ pub fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
         }
     }
     out
+}
+
+/// A results file of `conform run` (gzip when it ends in `.gz`).
+pub fn results(path: &Path) -> serde_json::Value {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    if path.extension().is_some_and(|e| e == "gz") {
+        let mut text = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text)
+            .unwrap();
+        serde_json::from_slice(&text).unwrap()
+    } else {
+        serde_json::from_slice(&bytes).unwrap()
+    }
+}
+
+/// A results file's groups by id.
+pub fn groups_by_id(r: &serde_json::Value) -> std::collections::HashMap<String, serde_json::Value> {
+    r["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["id"].as_str().unwrap().to_string(), g.clone()))
+        .collect()
 }

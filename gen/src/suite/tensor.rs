@@ -54,22 +54,10 @@ const SMEM: u32 = 1024;
 /// The GPU run that backs the `hardware` groups.
 pub const GPU_RESULTS: &str = "corpus/suite/sm_90/tensor-results.json.gz";
 
-/// The sm_90 element types.
-const TYPES: [DataType; 13] = [
-    DataType::U8,
-    DataType::U16,
-    DataType::U32,
-    DataType::S32,
-    DataType::U64,
-    DataType::S64,
-    DataType::F16,
-    DataType::F32,
-    DataType::F64,
-    DataType::Bf16,
-    DataType::F32Ftz,
-    DataType::Tf32,
-    DataType::Tf32Ftz,
-];
+/// The sm_90 element types (every one but sm_100's packed ones).
+fn types() -> impl Iterator<Item = DataType> {
+    DataType::ALL.into_iter().filter(|t| !t.is_packed())
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Dir {
@@ -387,13 +375,12 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
     };
     let ty = match dir {
         Dir::Reduce(op) => {
-            let ok: Vec<DataType> = TYPES
-                .into_iter()
+            let ok: Vec<DataType> = types()
                 .filter(|&t| red::tensor_type(op, t).is_some())
                 .collect();
             pick(&mut rng, &ok)
         }
-        _ => pick(&mut rng, &TYPES),
+        _ => pick(&mut rng, &types().collect::<Vec<_>>()),
     };
     let im2col = text.contains(".im2col");
     let mut map = if im2col {
