@@ -46,6 +46,21 @@ const GALLERY: &[(&str, &[(u64, &str)])] = &[
     // and one whose size is only bounded
     ("bulk_copy_size_clamped.ptx", &[]),
     ("bulk_copy_param_size.ptx", &[(24, "cp.async.bulk.size")]),
+    // tensor copies and tensormap.replace (issue 16): the rules on the
+    // operands; the map's own rules need its bytes (not followed)
+    (
+        "tensor_copy_dst_misaligned.ptx",
+        &[(22, "cp.async.bulk.tensor.shared.aligned")],
+    ),
+    ("tensor_copy_dst_aligned.ptx", &[]),
+    (
+        "tensormap_replace_param_space.ptx",
+        &[(13, "tensormap.replace.generic")],
+    ),
+    (
+        "tensormap_replace_rank.ptx",
+        &[(14, "tensormap.replace.rank")],
+    ),
 ];
 
 fn analyse(file: &str) -> (i32, serde_json::Value) {
@@ -138,6 +153,22 @@ fn witnesses_sit_where_the_reasoning_puts_them() {
         .unwrap();
     assert!(size % 16 != 0 && size <= 1024, "{w}");
     assert_eq!(w["tid"][0].as_u64(), Some(0), "{w}");
+    // the destination: 16-byte steps, not a multiple of 128; the rank:
+    // a new_val above 4 (a rank of 0, or above 5)
+    let value = |w: &serde_json::Value, name: &str| {
+        w["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p[0] == name)
+            .and_then(|p| p[1].as_u64())
+            .unwrap()
+    };
+    let w = witness("tensor_copy_dst_misaligned.ptx");
+    let addr = value(&w, "addr");
+    assert!(addr % 16 == 0 && addr % 128 != 0, "{w}");
+    let w = witness("tensormap_replace_rank.ptx");
+    assert!(value(&w, "a") > 4, "{w}");
 }
 
 #[test]

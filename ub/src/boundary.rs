@@ -73,6 +73,7 @@ fn set(env: &mut Env, v: Var, x: u64) {
         Var::SrcSize => env.src_size = x,
         Var::Mask => env.mask = x,
         Var::CtaMask => env.cta_mask = x,
+        Var::Map => env.map = x,
         Var::Lane => env.lane = x,
         Var::Rank => env.rank = x,
         Var::ClusterSize => env.cluster_size = x,
@@ -81,7 +82,7 @@ fn set(env: &mut Env, v: Var, x: u64) {
     }
 }
 
-const ALL_VARS: [Var; 15] = [
+const ALL_VARS: [Var; 16] = [
     Var::A,
     Var::B,
     Var::Addr,
@@ -92,6 +93,7 @@ const ALL_VARS: [Var; 15] = [
     Var::SrcSize,
     Var::Mask,
     Var::CtaMask,
+    Var::Map,
     Var::Lane,
     Var::Rank,
     Var::ClusterSize,

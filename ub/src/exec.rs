@@ -4,11 +4,11 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use ptx_semantics::precond::table::MbarOp;
+use ptx_semantics::precond::table::{MbarOp, TensorWay};
 use ptx_semantics::precond::{self, eval_cond, table, Precondition, Var};
 use ptx_semantics::ptx::ast::Module;
 use ptx_semantics::sim::program::{
-    Access, Addr, AsyncInstr, MbarKind, Op, Policy, Program, Src, Sreg,
+    Access, Addr, AsyncInstr, MbarKind, Op, Policy, Program, Src, Sreg, TensorDir,
 };
 use ptx_semantics::sim::{self, Effect, Space, WindowProfile};
 use z3::ast::{Ast, Bool, BV};
@@ -621,25 +621,64 @@ fn async_preconditions(
             all(table::st_bulk(*space == Space::Generic), &t);
         }
         AsyncInstr::Tensor(t) => {
-            // the map's own rules need its bytes, which the search does not
-            // follow: only the mbarrier's and the multicast mask's
-            if let ptx_semantics::sim::program::TensorDir::Load {
+            // the rules on the operands; those on the map's fields need
+            // its bytes, which the search does not know
+            // (table::TENSOR_MAP_RULES: the simulator checks them)
+            let mut terms = base.clone().with(Var::Map, s.address(path, t.map));
+            let way = match &t.dir {
+                TensorDir::Load { dst, dst_space, .. } => {
+                    terms = terms.with(Var::Addr, s.address(path, *dst));
+                    TensorWay::Load(*dst_space)
+                }
+                TensorDir::Store { src, .. } => {
+                    terms = terms.with(Var::Addr, s.address(path, *src));
+                    TensorWay::Store
+                }
+                TensorDir::Prefetch => TensorWay::Prefetch,
+            };
+            all(table::tensor_copy(way), &terms);
+            if let Some(p) = table::im2col_offset(t.dim) {
+                for o in &t.offsets {
+                    let tt = terms.clone().with(Var::A, mask64(&s.value(path, *o), 16));
+                    all(vec![p], &tt);
+                }
+            }
+            if let TensorDir::Load {
                 dst_space,
                 mbar: m,
                 cta_mask,
                 ..
             } = &t.dir
             {
-                let t = base.clone().with(Var::Mbar, s.address(path, *m));
+                let t = terms.with(Var::Mbar, s.address(path, *m));
                 all(table::mbarrier(MbarOp::Bulk, *dst_space), &t);
+                all(vec![&table::TENSOR_MBAR_SAME_CTA], &t);
                 if let Some(c) = cta_mask {
                     let t = t.with(Var::CtaMask, mask64(&s.value(path, *c), 16));
                     all(vec![table::bulk_multicast()], &t);
                 }
             }
         }
+        AsyncInstr::TensormapReplace {
+            addr,
+            space,
+            field,
+            value,
+            ..
+        } => {
+            let t = base.clone().with(Var::Addr, s.address(path, *addr));
+            all(table::tensormap_replace(*space), &t);
+            let f = ptx_semantics::tensor::Field::from_qualifier(field);
+            if let Some(p) = f.and_then(table::tensormap_replace_value) {
+                let bits = match f.map(|f| f.operand_type()) {
+                    Some(ptx_semantics::tensor::OperandType::B64) => 64,
+                    _ => 32,
+                };
+                let t = t.with(Var::A, mask64(&s.value(path, *value), bits));
+                all(vec![p], &t);
+            }
+        }
         AsyncInstr::MbarPendingCount { .. }
-        | AsyncInstr::TensormapReplace { .. }
         | AsyncInstr::FenceProxyTensormap
         | AsyncInstr::BulkCommit
         | AsyncInstr::BulkWait { .. }

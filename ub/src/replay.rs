@@ -8,7 +8,7 @@ use ptx_semantics::sim::{
     self, Arg, Launch, Place, Program, Space, StopKind, ThreadId, WindowProfile,
 };
 
-use crate::{Finding, Options, Replay, Verdict};
+use crate::{Finding, Options, Replay, Verdict, Witness};
 
 /// Bytes of shared memory one CTA may have on sm_90, static and dynamic
 /// together (227 KiB: the CUDA C++ Programming Guide's table of compute
@@ -21,7 +21,11 @@ const MAX_SHARED_PER_CTA: u64 = 227 * 1024;
 /// the witness's operands depend on; the witness is kept as the
 /// candidate.
 pub fn settle(module: &Module, kernel: &str, opts: &Options, finding: &mut Finding) {
-    let r = replay(module, kernel, opts, finding);
+    let mut r = replay(module, kernel, opts, finding);
+    if let Some(with_map) = tensor_map_retry(module, kernel, opts, finding, &r) {
+        r = Some(Replay::Confirmed);
+        finding.verdict = Verdict::Witness(with_map);
+    }
     if let (
         Verdict::Witness(w),
         Some(Replay::NotConfirmed { what } | Replay::Impossible { why: what }),
@@ -47,6 +51,58 @@ pub fn settle(module: &Module, kernel: &str, opts: &Options, finding: &mut Findi
         };
     }
     finding.replay = r;
+}
+
+/// The bytes of a tensor map are what the search does not follow
+/// (`table::TENSOR_MAP_RULES`): a witness whose replay stopped at an
+/// earlier tensor instruction on such a rule (the map a parameter holds,
+/// which the search left zero, is no map; or it is incomplete, copied by
+/// threads the witness's launch does not have) is tried again with each
+/// 128-byte parameter the witness left zero holding a valid map (rank 5,
+/// tiled) and the CTA at its bound. A confirmed retry is the witness,
+/// with that launch and those parameters.
+fn tensor_map_retry(
+    module: &Module,
+    kernel: &str,
+    opts: &Options,
+    finding: &Finding,
+    first: &Option<Replay>,
+) -> Option<Witness> {
+    let (Verdict::Witness(w), Some(Replay::NotConfirmed { what })) = (&finding.verdict, first)
+    else {
+        return None;
+    };
+    if !what.contains("tensor") {
+        return None;
+    }
+    let map = ptx_semantics::tensor::TensorMap {
+        rank: 5,
+        global_dims: [16, 1, 1, 1, 1],
+        global_strides: [16; 4],
+        ..Default::default()
+    };
+    let mut w2 = w.clone();
+    let mut changed = false;
+    for (k, bytes) in w2.param_bytes.iter_mut().enumerate() {
+        if bytes.len() == 128 && bytes.iter().all(|&b| b == 0) {
+            *bytes = map.to_bytes().to_vec();
+            w2.params[k].1 = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            changed = true;
+        }
+    }
+    let block = [opts.bounds.block[0].max(w.block[0]), w.block[1], w.block[2]];
+    if block[0] * block[1] * block[2] <= 1024 && block != w.block {
+        w2.block = block;
+        changed = true;
+    }
+    if !changed {
+        return None;
+    }
+    let f = Finding {
+        verdict: Verdict::Witness(w2.clone()),
+        ..finding.clone()
+    };
+    matches!(replay(module, kernel, opts, &f), Some(Replay::Confirmed)).then_some(w2)
 }
 
 /// Replays the witness of `finding` (none for other verdicts).

@@ -49,6 +49,8 @@ pub enum Var {
     Mask,
     /// `cp.async.bulk.multicast::cluster`'s 16-bit `ctaMask`.
     CtaMask,
+    /// The generic address of a tensor copy's `tensorMap` operand.
+    Map,
     /// `%laneid`.
     Lane,
     /// `%cluster_ctarank`.
@@ -74,6 +76,7 @@ impl Var {
             Var::SrcSize => "src-size",
             Var::Mask => "membermask",
             Var::CtaMask => "ctaMask",
+            Var::Map => "tensorMap",
             Var::Lane => "%laneid",
             Var::Rank => "%cluster_ctarank",
             Var::ClusterSize => "%cluster_nctarank",

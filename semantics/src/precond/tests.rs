@@ -206,6 +206,20 @@ fn every_selected_precondition_is_listed() {
     }
     selected.push(table::bulk_multicast());
     selected.push(&table::ST_ASYNC_SAME_CTA);
+    for space in [Space::SharedCta, Space::SharedCluster] {
+        selected.extend(table::tensor_copy(table::TensorWay::Load(space)));
+    }
+    selected.extend(table::tensor_copy(table::TensorWay::Store));
+    selected.push(&table::TENSOR_MBAR_SAME_CTA);
+    selected.extend((1..=5).filter_map(table::im2col_offset));
+    for space in [Space::Generic, Space::Global, Space::SharedCta] {
+        selected.extend(table::tensormap_replace(space));
+    }
+    selected.extend(
+        crate::tensor::Field::ALL
+            .into_iter()
+            .filter_map(table::tensormap_replace_value),
+    );
     for p in selected {
         assert!(all.iter().any(|q| std::ptr::eq(*q, p)), "{}", p.id);
         assert!(!p.rule.is_empty() && !p.section.is_empty(), "{}", p.id);
@@ -370,4 +384,95 @@ fn bulk_copies_and_st_async_between_ctas() {
     assert!(same(0x200_0010, 0x200_0400) && !same(0x200_0010, 0x300_0400));
     assert!(same(0x7fe0_0200_0010, 0x7fe0_0200_0400));
     assert!(!same(0x7fe0_0200_0010, 0x7fe0_0100_0400));
+}
+
+/// The tensor copies' and `tensormap.replace`'s rules on their operands,
+/// worked by hand from the SM90 profile (parameter window at
+/// 0x7fdf_da28_0210, shared window at 0x7fe0_0000_0000, 16 MiB a CTA),
+/// for the CTA of rank 1 in a cluster of 4; the value ranges are the
+/// sentences of `tensor::replace::RULES`.
+#[test]
+fn tensor_operands_alignment_windows_and_values() {
+    use crate::tensor::replace::RULES;
+    let p = WindowProfile::SM90;
+    let shared = 0x7fe0_0000_0000u64;
+    let holds = |pre: &Precondition, e: Env| check(&p, pre, &e).is_ok();
+    let map = |m: u64| Env {
+        map: m,
+        param_bytes: 256,
+        ..env()
+    };
+    // a parameter map: aligned in the parameter space, not as an address
+    let param = 0x7fdf_da28_0210u64;
+    assert!(holds(&table::TENSOR_MAP_SPACE, map(param)));
+    assert!(holds(&table::TENSOR_MAP_ALIGNED, map(param + 64)));
+    assert!(!holds(&table::TENSOR_MAP_ALIGNED, map(param + 16)));
+    // a global map: the address's alignment; a shared one: outside
+    assert!(holds(&table::TENSOR_MAP_ALIGNED, map(0x7f00_0000_0040)));
+    assert!(!holds(&table::TENSOR_MAP_ALIGNED, map(0x7f00_0000_0050)));
+    assert!(!holds(&table::TENSOR_MAP_SPACE, map(shared + 0x100_0400)));
+    // the shared address: 128 bytes
+    let at = |a: u64| Env {
+        addr: a,
+        param_bytes: 256,
+        ..env()
+    };
+    assert!(holds(&table::TENSOR_SMEM_ALIGNED, at(0x100_0480)));
+    assert!(!holds(&table::TENSOR_SMEM_ALIGNED, at(0x100_0470)));
+    // the mbarrier in the destination's CTA
+    let both = |a: u64, m: u64| Env {
+        addr: a,
+        mbar: m,
+        ..env()
+    };
+    assert!(holds(
+        &table::TENSOR_MBAR_SAME_CTA,
+        both(0x100_0400, 0x100_0008)
+    ));
+    assert!(!holds(
+        &table::TENSOR_MBAR_SAME_CTA,
+        both(0x200_0400, 0x100_0008)
+    ));
+    // im2col offsets by .dim
+    let a = |v: u64| Env { a: v, ..env() };
+    assert!(table::im2col_offset(3).is_none());
+    let four = table::im2col_offset(4).unwrap();
+    assert!(holds(four, a(255)) && !holds(four, a(256)));
+    let five = table::im2col_offset(5).unwrap();
+    assert!(holds(five, a(31)) && !holds(five, a(32)));
+    // tensormap.replace: the param window is not .global here; the own
+    // CTA's shared memory is .shared::cta, another CTA's is not
+    let w = &table::TENSORMAP_REPLACE_WINDOW;
+    assert!(holds(w, at(0x7f00_0000_0000)));
+    assert!(!holds(w, at(param + 64)));
+    assert!(holds(w, at(shared + 0x100_0400)));
+    assert!(!holds(w, at(shared + 0x200_0400)));
+    assert!(holds(
+        &table::TENSORMAP_REPLACE_ALIGNED,
+        at(0x7f00_0000_0040)
+    ));
+    assert!(!holds(
+        &table::TENSORMAP_REPLACE_ALIGNED,
+        at(0x7f00_0000_0020)
+    ));
+    use crate::tensor::Field;
+    let value = |f: Field| table::tensormap_replace_value(f).unwrap();
+    let edges: [(Field, u64, u64); 6] = [
+        (Field::Rank, 4, 5),
+        (Field::BoxDim, 256, 257),
+        (Field::BoxDim, 1, 0),
+        (Field::GlobalDim, 1, 0),
+        (Field::ElementStride, 8, 9),
+        (Field::GlobalStride, (1 << 40) - 16, 1 << 40),
+    ];
+    for (f, ok, bad) in edges {
+        assert!(holds(value(f), a(ok)) && !holds(value(f), a(bad)), "{f:?}");
+    }
+    assert!(!holds(value(Field::GlobalAddress), a(0x7f00_0000_0008)));
+    // the sentences are replace's own
+    for f in Field::ALL {
+        if let Some(pre) = table::tensormap_replace_value(f) {
+            assert!(RULES.iter().any(|r| r.text == pre.rule), "{}", pre.id);
+        }
+    }
 }

@@ -2,26 +2,24 @@
 //! from memory in our encoding ([`crate::tensor::TensorMap::from_bytes`]),
 //! the bytes come from [`crate::tensor`]'s pure functions, and the copy
 //! goes through the same steps as a bulk copy (read, write, complete) under
-//! the launch's schedule.
+//! the launch's schedule. The rules on the instruction's operands (the
+//! map's place and alignment, the shared address, the im2col offsets, the
+//! mbarrier, `tensormap.replace`'s address and value) are the
+//! preconditions of [`crate::precond::table`], checked before the map is
+//! read; the rules on the map's fields are checked on the map read.
 
 use super::super::super::Machine;
 use super::super::{Loc, Stop};
 use super::{Kind, MbarOp};
+use crate::precond::table::{self, TensorWay};
+use crate::precond::{self, Env};
 use crate::sim::memory::OUTSIDE;
-use crate::sim::program::{Addr, TensorDir, TensorInstr};
+use crate::sim::program::{TensorDir, TensorInstr};
 use crate::sim::reduce::{BulkRedOp, BulkRedType};
 use crate::sim::space::Space;
 use crate::sim::undefined::Undefined;
 use crate::tensor::{self, DataType, OobFill, SharedTile, TensorError, TensorMap};
 
-const MAP_SPACE: Undefined = Undefined::behaviour(
-    "9.7.9.25.5.2",
-    "The operand tensorMap is the generic address of the opaque tensor-map object which resides in .param space or .const space or .global space",
-);
-pub(super) const MAP_ALIGN: Undefined = Undefined::behaviour(
-    Undefined::MODEL,
-    "a tensor map is a 128-byte object aligned to 64 bytes (CUDA driver API, CUtensorMap: \"alignas(64)\")",
-);
 const MAP_INVALID: Undefined = Undefined::behaviour(
     "5.5",
     "the tensor map is not a valid tensor-map object: a field breaks a rule of the tensor map (PTX ISA 5.5, the driver's cuTensorMapEncode requirements)",
@@ -34,10 +32,6 @@ pub(super) const MAP_PROXY: Undefined = Undefined::result(
     "9.7.9.25.5.2",
     "The tensorMap is accessed in tensormap proxy: a generic write to it (tensormap.replace included) needs fence.proxy.tensormap::generic before a tensor copy uses it",
 );
-const REPLACE_WINDOW: Undefined = Undefined::behaviour(
-    "9.7.9.26",
-    "If the address specified by addr does not fall within the address window of .global or .shared::cta state space then the behavior is undefined",
-);
 const DIM: Undefined = Undefined::behaviour(
     "9.7.9.25.5.2",
     "The vector operand tensorCoords specifies the starting coordinates ... Vector of n elements where n = .dim: the tensor map's rank must be .dim",
@@ -46,21 +40,9 @@ const BOX_ALIGN: Undefined = Undefined::behaviour(
     "5.5.3.1",
     "The address of the bounding Box must also be aligned to 16 bytes",
 );
-const SMEM_ALIGN: Undefined = Undefined::behaviour(
-    Undefined::MODEL,
-    "the shared memory address of a tensor copy must be 128-byte aligned (CUDA C++ Programming Guide, TMA alignment; an H100 faults otherwise)",
-);
 const NEGATIVE: Undefined = Undefined::behaviour(
     "9.7.9.25.5.1",
     "Starting co-ordinates for Bounding Box (tensorCoords) must be non-negative",
-);
-const OWN_CTA: Undefined = Undefined::behaviour(
-    "9.7.9.25.5.2",
-    "When .dst is specified as .shared::cta, the address dstMem must be in the shared memory of the executing CTA within the cluster, otherwise the behavior is undefined",
-);
-const MBAR_CTA: Undefined = Undefined::behaviour(
-    "9.7.9.25.5.2",
-    "When .cta_group::1 is specified, the mbarrier object mbar that is specified must be in the shared memory of the same CTA as the shared memory destination dstMem",
 );
 const RED_TYPE: Undefined = Undefined::behaviour(
     "9.7.9.25.5.3",
@@ -114,7 +96,7 @@ fn stop_of(e: &TensorError) -> Stop {
         TensorError::InvalidMap(_) | TensorError::WrongMode => Stop::Undefined(MAP_INVALID),
         TensorError::Coordinates { .. } => Stop::Undefined(DIM),
         TensorError::MisalignedBox { .. } => Stop::Undefined(BOX_ALIGN),
-        TensorError::Misaligned { .. } => Stop::Undefined(SMEM_ALIGN),
+        TensorError::Misaligned { .. } => Stop::Undefined(table::TENSOR_SMEM_ALIGNED.undefined()),
         TensorError::NegativeCoordinate { .. } => Stop::Undefined(NEGATIVE),
         TensorError::Fault { .. } | TensorError::ShortSource { .. } => Stop::Undefined(OUTSIDE),
         TensorError::Unsupported(_) | TensorError::NotModelled(_) => {
@@ -127,23 +109,15 @@ fn stop_of(e: &TensorError) -> Stop {
 }
 
 impl Machine<'_> {
-    /// The tensor map at a generic address: read in our encoding, checked
-    /// where it lives; whether generic writes changed it with no tensormap
-    /// proxy fence since.
-    fn tensor_map_at(&mut self, w: usize, l: usize, addr: Addr) -> Result<(TensorMap, bool), Stop> {
-        let a = self.address(w, l, addr)?;
+    /// The tensor map at generic address `a` (its place and alignment
+    /// checked: [`table::tensor_copy`]): read in our encoding; whether
+    /// generic writes changed it with no tensormap proxy fence since.
+    fn tensor_map_at(&mut self, w: usize, l: usize, a: u64) -> Result<(TensorMap, bool), Stop> {
         let loc = self
             .resolve(w, l, Space::Generic, a, 128)
             .map_err(Stop::Undefined)?;
-        // aligned in its space (a parameter's offset in the parameter
-        // space: the `.param .align 64` declaration)
-        let aligned = match loc {
-            Loc::Global(..) => a.is_multiple_of(64),
-            Loc::Const(off) | Loc::Param(off) => off.is_multiple_of(64),
-            _ => return Err(Stop::Undefined(MAP_SPACE)),
-        };
-        if !aligned {
-            return Err(Stop::Undefined(MAP_ALIGN));
+        if !matches!(loc, Loc::Global(..) | Loc::Const(_) | Loc::Param(_)) {
+            return Err(Stop::Undefined(table::TENSOR_MAP_SPACE.undefined()));
         }
         let mut b = [0u8; 128];
         for k in 0..16 {
@@ -204,13 +178,57 @@ impl Machine<'_> {
         pc: u32,
         ins: &TensorInstr,
     ) -> Result<(), Stop> {
-        let (map, stale_map) = self.tensor_map_at(w, l, ins.map)?;
-        let coords = self.coords_of(w, l, &ins.coords)?;
+        // the rules on the operands, before the map is read
+        let m = self.address(w, l, ins.map)?;
+        let mut env = Env {
+            map: m,
+            ..Env::at(&self.place(w))
+        };
+        let way = match ins.dir {
+            TensorDir::Load { dst, dst_space, .. } => {
+                env.addr = self.address(w, l, dst)?;
+                TensorWay::Load(dst_space)
+            }
+            TensorDir::Store { src, .. } => {
+                env.addr = self.address(w, l, src)?;
+                TensorWay::Store
+            }
+            TensorDir::Prefetch => TensorWay::Prefetch,
+        };
+        for p in table::tensor_copy(way) {
+            precond::check(&self.profile, p, &env).map_err(Stop::Undefined)?;
+        }
         let offsets: Vec<u16> = self
             .coords_of(w, l, &ins.offsets)?
             .into_iter()
             .map(|v| v as u16)
             .collect();
+        if let Some(p) = table::im2col_offset(ins.dim) {
+            for &o in &offsets {
+                let e = Env {
+                    a: u64::from(o),
+                    ..env
+                };
+                precond::check(&self.profile, p, &e).map_err(Stop::Undefined)?;
+            }
+        }
+        let mbar_key = match ins.dir {
+            TensorDir::Load {
+                dst_space, mbar, ..
+            } => {
+                let key = self.mbar_at(w, l, mbar, dst_space, MbarOp::Bulk, 0)?;
+                let e = Env {
+                    mbar: self.address(w, l, mbar)?,
+                    ..env
+                };
+                precond::check(&self.profile, &table::TENSOR_MBAR_SAME_CTA, &e)
+                    .map_err(Stop::Undefined)?;
+                Some(key)
+            }
+            _ => None,
+        };
+        let (map, stale_map) = self.tensor_map_at(w, l, m)?;
+        let coords = self.coords_of(w, l, &ins.coords)?;
         if map.rank != ins.dim {
             self.asy.note = format!(
                 "the map's rank is {}, the instruction's .dim {}",
@@ -256,49 +274,36 @@ impl Machine<'_> {
             TensorDir::Load {
                 dst,
                 dst_space,
-                mbar,
                 cta_mask,
+                ..
             } => {
                 op.load = true;
                 let d = self.address(w, l, dst)?;
                 let dloc = self
                     .resolve(w, l, dst_space, d, extent as u64)
-                    .map_err(|u| {
-                        Stop::Undefined(if dst_space == Space::SharedCta {
-                            OWN_CTA
-                        } else {
-                            u
-                        })
-                    })?;
-                let Loc::Shared(c, off) = dloc else {
+                    .map_err(Stop::Undefined)?;
+                let Loc::Shared(_, off) = dloc else {
                     return Err(Stop::Undefined(OUTSIDE));
                 };
                 op.smem_addr = off as u32;
-                let key = self.mbar_at(w, l, mbar, dst_space, MbarOp::Bulk, 0)?;
-                if key.0 != c {
-                    return Err(Stop::Undefined(MBAR_CTA));
-                }
+                let Some(key) = mbar_key else {
+                    return Err(Stop::Undefined(OUTSIDE));
+                };
                 match cta_mask {
                     Some(mask) => {
                         let m = self.u32_operand(w, l, mask)? & 0xffff;
-                        let env = crate::precond::Env {
+                        let env = Env {
                             cta_mask: u64::from(m),
-                            ..crate::precond::Env::at(&self.place(w))
+                            ..env
                         };
-                        crate::precond::check(
-                            &self.profile,
-                            crate::precond::table::bulk_multicast(),
-                            &env,
-                        )
-                        .map_err(Stop::Undefined)?;
+                        precond::check(&self.profile, table::bulk_multicast(), &env)
+                            .map_err(Stop::Undefined)?;
                         for r in 0..16usize {
                             if m >> r & 1 == 0 {
                                 continue;
                             }
                             if r >= self.ctas.len() {
-                                return Err(Stop::Undefined(
-                                    crate::precond::table::bulk_multicast().undefined(),
-                                ));
+                                return Err(Stop::Undefined(table::bulk_multicast().undefined()));
                             }
                             if off + extent > self.ctas[r].shared.len() {
                                 return Err(Stop::Undefined(OUTSIDE));
@@ -409,15 +414,19 @@ impl Machine<'_> {
             return Ok(());
         };
         let a = self.address(w, l, addr)?;
+        let mut env = Env {
+            addr: a,
+            ..Env::at(&self.place(w))
+        };
+        for p in table::tensormap_replace(space) {
+            precond::check(&self.profile, p, &env).map_err(Stop::Undefined)?;
+        }
         let loc = self.resolve(w, l, space, a, 128).map_err(Stop::Undefined)?;
         let own = self.ctas[self.warps[w].cta].rank as usize;
-        let aligned = match loc {
-            Loc::Global(..) => a.is_multiple_of(64),
-            Loc::Shared(c, off) if c == own => off.is_multiple_of(64),
-            _ => return Err(Stop::Undefined(REPLACE_WINDOW)),
-        };
-        if !aligned {
-            return Err(Stop::Undefined(MAP_ALIGN));
+        if !matches!(loc, Loc::Global(..) | Loc::Shared(..))
+            || matches!(loc, Loc::Shared(c, _) if c != own)
+        {
+            return Err(Stop::Undefined(table::TENSORMAP_REPLACE_WINDOW.undefined()));
         }
         let (v, sv) = self.val(w, value, l);
         if sv != 0 {
@@ -425,6 +434,10 @@ impl Machine<'_> {
         }
         let f = tensor::Field::from_qualifier(field)
             .ok_or(Stop::Indeterminate("an unknown tensormap.replace field"))?;
+        if let Some(p) = table::tensormap_replace_value(f) {
+            env.a = v;
+            precond::check(&self.profile, p, &env).map_err(Stop::Undefined)?;
+        }
         let mut b = [0u8; 128];
         for k in 0..16 {
             let (x, sx) = self.read_at(loc, 8 * k, 8);
