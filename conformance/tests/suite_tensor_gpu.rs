@@ -79,7 +79,7 @@ fn the_tensor_groups_on_an_h100() {
     }
     assert!(problems.is_empty(), "{problems:#?}");
     assert!(
-        m.groups.len() >= 314 && cases >= 5024,
+        m.groups.len() >= 368 && cases >= 5888,
         "{} groups",
         m.groups.len()
     );

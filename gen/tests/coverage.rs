@@ -56,8 +56,8 @@ const WITHOUT: &[(&str, &str)] = &[
         "the release form to global memory (sm_100) is not modelled yet",
     ),
     // Tensor-copy modes the simulator does not run yet (the tiled and
-    // im2col loads, tiled stores and reductions, and the prefetches of both
-    // have groups: gen/src/suite/tensor.rs).
+    // im2col loads, stores and reductions, and the prefetches of both have
+    // groups: gen/src/suite/tensor.rs).
     (
         "cp.async.bulk.prefetch.tensor.im2col::w",
         ".im2col::w (sm_100) is not modelled yet",
@@ -85,14 +85,6 @@ const WITHOUT: &[(&str, &str)] = &[
     (
         "cp.async.bulk.tensor.global.shared::cta.tile::scatter4",
         ".tile::scatter4 (sm_100) is not modelled yet",
-    ),
-    (
-        "cp.async.bulk.tensor.global.shared::cta.im2col_no_offs",
-        "the im2col store is not run by the simulator yet (its function is written from the spec, untested on a GPU)",
-    ),
-    (
-        "cp.reduce.async.bulk.tensor.im2col_no_offs",
-        "the im2col reduction is not run by the simulator yet",
     ),
 ];
 

@@ -212,6 +212,63 @@ fn draw_im2col_map(rng: &mut SplitMix64, rank: u32, ty: DataType) -> TensorMap {
     }
 }
 
+/// A random valid im2col map for `.im2col_no_offs` stores and reductions
+/// (rank 3 to 5): the bounding box inside the tensor (PTX ISA 9.7.9.25.5.1:
+/// "Bounding-Box Lower-Corner must be non-negative. Bounding-Box
+/// Upper-Corner must be non-positive"), rows of whole 16-byte granules, one
+/// image (N) per case, and columns that stay in their image.
+fn draw_im2col_store_map(rng: &mut SplitMix64, rank: u32, ty: DataType) -> TensorMap {
+    let es = ty.size().unwrap_or(1);
+    let r = rank as usize;
+    loop {
+        let mut m = draw_im2col_map(rng, rank, ty);
+        let tensor::Mode::Im2col(mut ic) = m.mode else {
+            unreachable!("an im2col map")
+        };
+        m.global_dims[0] = u64::from(ic.channels_per_pixel) * range(rng, 1, 2) as u64;
+        let mut positions = 1u64;
+        for i in 1..r - 1 {
+            ic.lower_corner[i - 1] = range(rng, 0, 1) as i32;
+            ic.upper_corner[i - 1] = range(rng, -1, 0) as i32;
+            let len = m.global_dims[i] as i64 + i64::from(ic.upper_corner[i - 1])
+                - i64::from(ic.lower_corner[i - 1]);
+            positions *= (len.max(0) as u64).div_ceil(u64::from(m.element_strides[i]));
+        }
+        m.global_dims[r - 1] = CASES;
+        m.element_strides[r - 1] = 1;
+        ic.pixels_per_column = ic.pixels_per_column.min(positions as u32).max(1);
+        m.mode = tensor::Mode::Im2col(ic);
+        let mut acc = (m.global_dims[0] * u64::from(es)).div_ceil(16) * 16;
+        for i in 1..r {
+            m.global_strides[i - 1] = acc;
+            acc *= m.global_dims[i];
+        }
+        let ok = m.validate_on(90).is_ok()
+            && tensor::im2col_bytes(&m).is_ok()
+            && tensor::im2col_shape(&m).is_ok_and(|s| s.extent <= 8192);
+        if ok {
+            return m;
+        }
+    }
+}
+
+/// The coordinates of an `.im2col_no_offs` store: a channel run inside the
+/// row, the filter base at the box's lower corner, the case's image.
+fn draw_im2col_store_coords(rng: &mut SplitMix64, m: &TensorMap, case: u64) -> Vec<i32> {
+    let r = m.rank as usize;
+    let tensor::Mode::Im2col(ic) = m.mode else {
+        unreachable!("an im2col map")
+    };
+    let runs = m.global_dims[0] / u64::from(ic.channels_per_pixel);
+    let mut c =
+        vec![(range(rng, 0, runs as i64 - 1) as u64 * u64::from(ic.channels_per_pixel)) as i32];
+    for i in 1..r - 1 {
+        c.push(ic.lower_corner[i - 1]);
+    }
+    c.push(case as i32);
+    c
+}
+
 /// Coordinates and im2col offsets of an im2col copy: the channel a
 /// multiple of 16 bytes, the filter base inside the bounding box (PTX ISA
 /// 5.5.4.1: "The filter corner location must be within the bounding box").
@@ -383,7 +440,9 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
         _ => pick(&mut rng, &types().collect::<Vec<_>>()),
     };
     let im2col = text.contains(".im2col");
-    let mut map = if im2col {
+    let mut map = if im2col && dir != Dir::Load {
+        draw_im2col_store_map(&mut rng, rank, ty)
+    } else if im2col {
         draw_im2col_map(&mut rng, rank, ty)
     } else {
         draw_map(&mut rng, rank, dir, ty)
@@ -433,7 +492,9 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
     let mut out_mask = vec![0u8; out.len()];
     let (coords_of, offsets_of): (Vec<Vec<i32>>, Vec<Vec<u16>>) = (0..CASES)
         .map(|i| {
-            if im2col {
+            if im2col && dir != Dir::Load {
+                (draw_im2col_store_coords(&mut rng, &map, i), Vec::new())
+            } else if im2col {
                 draw_im2col_coords(&mut rng, &map)
             } else {
                 (draw_coords(&mut rng, &map, dir, i), Vec::new())
@@ -481,9 +542,13 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
                     out[o..o + slice as usize]
                         .copy_from_slice(&row[32 + extent as usize..][..slice as usize]);
                 }
-                let writes =
-                    tensor::tile_store(&map, &coords_of[i], SMEM, &row[32..32 + extent as usize])
-                        .unwrap_or_else(|e| panic!("{id}: case {i}: {e}"));
+                let box_ = &row[32..32 + extent as usize];
+                let writes = if im2col {
+                    tensor::im2col_no_offs_store(&map, &coords_of[i], SMEM, box_)
+                } else {
+                    tensor::tile_store(&map, &coords_of[i], SMEM, box_)
+                }
+                .unwrap_or_else(|e| panic!("{id}: case {i}: {e}"));
                 for (a, b) in writes {
                     let at = (a - BASE) as usize;
                     match dir {
@@ -578,8 +643,12 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
             multicast,
             dims: rank,
             coords,
-            noffsets: if im2col { rank - 2 } else { 0 },
-            offsets: if im2col {
+            noffsets: if im2col && dir == Dir::Load {
+                rank - 2
+            } else {
+                0
+            },
+            offsets: if im2col && dir == Dir::Load {
                 format!(
                     "{{{}}}",
                     (0..rank - 2)
@@ -647,10 +716,6 @@ pub fn plans() -> Vec<Plan> {
         "cp.async.bulk.prefetch.tensor",
     ] {
         for text in spelled(instr, VT) {
-            if text.contains("im2col_no_offs") {
-                // the im2col store and reduction: not modelled yet
-                continue;
-            }
             let set = if text.contains(".im2col") {
                 "im2col"
             } else {

@@ -69,10 +69,6 @@ impl Decoder<'_> {
                 "im2col::w",
                 ".im2col::w and .im2col::w::128 (sm_100) are not modelled yet",
             ),
-            (
-                "im2col_no_offs",
-                ".im2col_no_offs (sm_100) is not modelled yet",
-            ),
         ] {
             if id.contains(mode) {
                 return Err(self.unsupported(ins, why));
@@ -134,7 +130,8 @@ impl Decoder<'_> {
             (TensorDir::Store { src, reduce: op }, self.operand(ins, 0)?)
         };
         let (map, coords) = self.tensor_operand(map_op, ins)?;
-        let offsets = if im2col {
+        // `.im2col_no_offs` (the store direction) takes no im2colInfo
+        let offsets = if im2col && !id.contains("im2col_no_offs") {
             k += 1;
             self.u16_vector(self.operand(ins, k - 1)?, ins)?
         } else {

@@ -163,7 +163,16 @@ impl Machine<'_> {
     /// The global writes of a store of `smem` (the extent's bytes).
     fn tensor_writes(op: &TensorOp, smem: &[u8]) -> Result<Writes, TensorError> {
         if op.im2col {
-            return Err(TensorError::NotModelled("the im2col store"));
+            // `.im2col_no_offs`: the same (address, bytes) runs, laid end
+            // to end
+            let runs = tensor::im2col_no_offs_store(&op.map, &op.coords, op.smem_addr, smem)?;
+            let mut lin = Vec::new();
+            let mut out = Vec::with_capacity(runs.len());
+            for (a, b) in runs {
+                out.push((a, lin.len(), b.len()));
+                lin.extend_from_slice(&b);
+            }
+            return Ok((lin, out));
         }
         tensor::tile_store_runs(&op.map, &op.coords, op.smem_addr, smem)
     }
