@@ -14,7 +14,9 @@ use std::process::ExitCode;
 /// combination, operand count, operand kinds and register types, and the PTX
 /// ISA version and target it needs. Instructions outside 9.7.9 are parsed but
 /// only their opcode is checked. The PTX version and target come from the
-/// module's `.version` and `.target` unless overridden.
+/// module's `.version` and `.target` unless overridden (`--ptx`,
+/// `--override-target`); `--target` names the architecture to compile for,
+/// as ptxas -arch does.
 ///
 /// Each finding is printed as `file:line:col: error: message`, with the
 /// source line, a caret, the rule and the spec section.
@@ -26,9 +28,15 @@ pub struct CheckArgs {
     /// PTX files to check.
     #[arg(required = true, value_name = "FILE.ptx")]
     files: Vec<PathBuf>,
-    /// Check against this target instead of the module's `.target` (sm_80, sm_90a, sm_100f...).
+    /// The architecture to compile for, as ptxas -arch means it (sm_90, sm_90a, sm_100f...):
+    /// each module is checked against its own `.target`, which must be one that compiles for
+    /// this architecture (a `.target sm_80` module compiles for sm_90; a `.target sm_90a` one
+    /// only for sm_90a).
     #[arg(long, value_name = "sm_XX")]
     target: Option<String>,
+    /// Check against this target instead of the module's own `.target` (overrides it).
+    #[arg(long, value_name = "sm_XX")]
+    override_target: Option<String>,
     /// Check against this PTX ISA version instead of the module's `.version` (e.g. 8.7).
     #[arg(long, value_name = "X.Y")]
     ptx: Option<String>,
@@ -44,8 +52,17 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let mut options = Options::default();
     if let Some(t) = &args.target {
         match Target::parse(t) {
-            Some(t) => options.target = Some(t),
+            Some(a) if !a.is_ptxas_arch() => bail!(
+                "--target: ptxas 13.0 does not compile for {a} (its architectures start at sm_75; sm_101 is sm_110 since PTX ISA 9.0)"
+            ),
+            Some(a) => options.arch = Some(a),
             None => bail!("--target: `{t}` is not a target like sm_90 or sm_90a"),
+        }
+    }
+    if let Some(t) = &args.override_target {
+        match Target::parse(t) {
+            Some(t) => options.target = Some(t),
+            None => bail!("--override-target: `{t}` is not a target like sm_90 or sm_90a"),
         }
     }
     if let Some(v) = &args.ptx {

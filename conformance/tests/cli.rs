@@ -87,6 +87,53 @@ fn version_and_target_come_from_the_module_unless_overridden() {
 }
 
 #[test]
+fn target_is_the_architecture_as_ptxas_arch_means_it() {
+    // an sm_80 module compiles for sm_90; an sm_90a one only for sm_90a
+    let body = "\tcvt.rn.f16.f32 %h1, %f1;";
+    let old = temp_file("arch80.ptx", &kernel(body, "8.1", "sm_80"));
+    let old = old.to_str().unwrap();
+    assert_eq!(code!(conform(&["check", "--target", "sm_90", old])), 0);
+    assert_eq!(code!(conform(&["check", "--target", "sm_90a", old])), 0);
+    let out = conform(&["check", "--target", "sm_75", old]);
+    assert_eq!(code!(out), 1);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("cannot be compiled for sm_75"));
+    let a = temp_file("arch90a.ptx", &kernel(body, "8.1", "sm_90a"));
+    let a = a.to_str().unwrap();
+    assert_eq!(code!(conform(&["check", "--target", "sm_90a", a])), 0);
+    assert_eq!(code!(conform(&["check", "--target", "sm_90", a])), 1);
+    assert_eq!(code!(conform(&["check", "--target", "sm_100a", a])), 1);
+    // an architecture ptxas 13.0 does not take is a usage error
+    assert_eq!(code!(conform(&["check", "--target", "sm_70", old])), 2);
+    // --override-target replaces the module's own: fp8 needs sm_89
+    let fp8 = "\tcvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f2;";
+    let f = temp_file("fp8-90.ptx", &kernel(fp8, "8.1", "sm_90"));
+    let f = f.to_str().unwrap();
+    assert_eq!(code!(conform(&["check", "--target", "sm_100", f])), 0);
+    assert_eq!(
+        code!(conform(&["check", "--override-target", "sm_80", f])),
+        1
+    );
+}
+
+/// Every verdict of ptxas 13.0 on a trivial module of each `.target` for
+/// each `-arch` (corpus/legality/arch-matrix.tsv) is `Target::compiles_for`'s,
+/// where ptxas takes the architecture at all.
+#[test]
+fn arch_matrix_agrees_with_ptxas() {
+    use ptx_semantics::catalogue::Target;
+    let text = std::fs::read_to_string(repo().join("corpus/legality/arch-matrix.tsv")).unwrap();
+    let mut n = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (t, a) = (Target::parse(f[0]).unwrap(), Target::parse(f[1]).unwrap());
+        let ours = a.is_ptxas_arch() && t.compiles_for(a);
+        assert_eq!(ours, f[2] == "accept", "{line}");
+        n += 1;
+    }
+    assert_eq!(n, 23 * 23);
+}
+
+#[test]
 fn syntax_errors_are_located_not_panics() {
     let f = temp_file("syntax.ptx", ".version 8.0\n.target sm_90\n.entry k( {\n");
     let out = conform(&["check", f.to_str().unwrap()]);

@@ -132,6 +132,7 @@ fn options(version: &str, target: &str) -> Options {
         ptx: PtxVersion::parse(version),
         target: Target::parse(target),
         threads: Some(1),
+        ..Options::default()
     }
 }
 

@@ -23,11 +23,17 @@ pub struct Diagnostic {
     pub section: Option<&'static str>,
 }
 
-/// Overrides of the module's own `.version` and `.target`.
+/// Overrides of the module's own `.version` and `.target`, and the
+/// architecture the module is compiled for.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     pub ptx: Option<PtxVersion>,
+    /// Checks against this target instead of the module's `.target`.
     pub target: Option<Target>,
+    /// The architecture to compile for, as ptxas `-arch` means it: the
+    /// module is checked against its own `.target`, which must be one that
+    /// compiles for `arch` ([`Target::compiles_for`]).
+    pub arch: Option<Target>,
     /// Threads to check functions on: `None` for as many as the machine
     /// has, for modules large enough to be worth it.
     pub threads: Option<usize>,
@@ -53,6 +59,7 @@ pub fn check_module_rows(module: &Module, options: &Options) -> (Vec<Diagnostic>
         diags: Vec::new(),
         ptx: options.ptx,
         target: options.target,
+        arch: options.arch,
         globals: HashMap::default(),
         address_bits: 64,
         resolved: HashMap::default(),
@@ -164,6 +171,8 @@ enum Symbol {
 
 struct Checker<'c> {
     cat: &'c Catalogue,
+    /// The architecture compiled for (ptxas `-arch`).
+    arch: Option<Target>,
     diags: Vec<Diagnostic>,
     ptx: Option<PtxVersion>,
     target: Option<Target>,
@@ -275,6 +284,7 @@ impl<'c> Checker<'c> {
             diags: Vec::new(),
             ptx: self.ptx,
             target: self.target,
+            arch: self.arch,
             globals: self.globals.clone(),
             address_bits: self.address_bits,
             resolved: HashMap::default(),
@@ -356,6 +366,29 @@ impl<'c> Checker<'c> {
         }
         self.ptx = self.ptx.or(version);
         self.target = self.target.or(target);
+        if let (Some(a), Some(t)) = (self.arch, self.target) {
+            if !t.compiles_for(a) {
+                let why = match t.suffix {
+                    crate::catalogue::target::TargetSuffix::Arch => {
+                        format!("an architecture-specific target compiles for {t} only")
+                    }
+                    crate::catalogue::target::TargetSuffix::Family => format!(
+                        "a family-specific target compiles for sm_{}x architectures from {} on",
+                        t.family(),
+                        t.number
+                    ),
+                    crate::catalogue::target::TargetSuffix::Plain => {
+                        "the module's target is higher than the architecture".into()
+                    }
+                };
+                self.diag(
+                    target_span,
+                    "target",
+                    None,
+                    format!("`.target {t}` cannot be compiled for {a}: {why} (ptxas -arch {a})"),
+                );
+            }
+        }
         if let (Some(t), Some(v)) = (self.target, self.ptx) {
             if v < t.min_ptx() {
                 self.diag(

@@ -403,6 +403,7 @@ mod exhaustive_tests {
                 ptx: PtxVersion::parse(vt.0),
                 target: Target::parse(vt.1),
                 threads: Some(1),
+                ..Options::default()
             };
             let problems = check_module(&module, &opts);
             assert!(problems.is_empty(), "{}: {problems:?}\n{ptx}", f.text);

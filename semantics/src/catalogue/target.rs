@@ -102,6 +102,31 @@ impl Target {
     }
 }
 
+impl Target {
+    /// Whether ptxas compiles a module of `.target self` for `-arch arch`
+    /// (corpus/legality/arch-matrix.tsv: ptxas 13.0 on a trivial module
+    /// of each of 23 targets for each of 23 architectures, every verdict
+    /// as this gives): a plain target for any architecture of the same or a
+    /// higher number ("SM version specified by .target is higher than
+    /// default SM version assumed" otherwise), an `a` target for itself only
+    /// ("cannot be compiled to future architecture"), an `f` target for the
+    /// architectures of its family from its number on.
+    pub fn compiles_for(self, arch: Target) -> bool {
+        match self.suffix {
+            TargetSuffix::Plain => arch.number >= self.number,
+            TargetSuffix::Arch => arch == self,
+            TargetSuffix::Family => arch.number >= self.number && arch.family() == self.family(),
+        }
+    }
+
+    /// Whether ptxas 13.0 takes `-arch self` at all: sm_75 on, and not
+    /// sm_101/sm_101a (renamed sm_110 in PTX ISA 9.0); `Value 'sm_70' is
+    /// not defined for option 'gpu-name'` otherwise.
+    pub fn is_ptxas_arch(self) -> bool {
+        self.number >= 75 && self.number != 101
+    }
+}
+
 impl fmt::Display for Target {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = match self.suffix {
