@@ -44,7 +44,18 @@ faulting one recorded as an `F` record and skipped):
   M  loads whose first coordinate misaligns the box (expected to fault).
   R  loads to shared addresses 16- but not 128-byte aligned (expected to
      fault).
-  I  interleaved layouts (observed, not modelled).
+  I  interleaved layouts (a first look; kept as it was run).
+  N  interleaved layouts (`CU_TENSOR_MAP_INTERLEAVE_16B`, `_32B`; PTX ISA
+     5.5.6), rank 3 to 5 x type x box x element strides x swizzle (every
+     mode, the driver's verdict recorded) x OOB fill x box position. The
+     load of phase L with `expect_tx` of IV_BIG bytes (more than any box):
+     the wait gives up, the kernel tops the phase up one byte at a time, so
+     the complete-tx count is IV_BIG - df whatever the layout; the whole
+     shared window (IV_REGION bytes, poisoned) is read back, its digest kept,
+     and the bytes from the destination to the last written 16-byte chunk
+     (`B`; `bl` their length). Written to its own file:
+
+       tensor_sweep.py --out DIR --phases N --file interleave-sweep.jsonl.gz
 
 im2col phases (their records carry `lc`, `uc` corners, `cpp` channels per
 pixel, `ppc` pixels per column, `off` the im2col offsets; the V records
@@ -623,6 +634,97 @@ def gen_config(rng, kind):
         return dict(t=t, r=r, d=d, s=s, b=b, e=e, il=il, sw=sw, l2=l2, f=f, a=a, c=c, o=o, pos=pos)
 
 
+IV_BIG = 49152            # expect_tx of phase N: more than any box delivers
+IV_REGION = 46 * 1024     # shared bytes phase N poisons and reads back
+IV_SLOT = IV_REGION + 16
+
+
+def iv_counts(c):
+    """Phase N's guess of the box (for sizing only): dimension 0 in slices
+    of 16 or 32 bytes, every dimension ceil(boxDim / elementStrides)."""
+    return [-(-c["b"][i] // c["e"][i]) for i in range(c["r"])]
+
+
+def iv_extent(c):
+    """A generous bound of the bytes such a box spans in shared memory."""
+    n = iv_counts(c)
+    sl = 16 if c["il"] == 1 else 32
+    row = max(n[0] * sl, (c["b"][0] * ESIZE[c["t"]] + 15) // 16 * 16, SW_BYTES[c["sw"]])
+    rows = 1
+    for k in n[1:]:
+        rows *= k
+    return row * rows
+
+
+def gen_interleave(rng):
+    """A phase N configuration: an interleaved map (rank 3 to 5). Global
+    sizes are chosen so that dimension 0 read as slices (16 or 32 bytes an
+    element) or as elements stays inside the global buffer."""
+    while True:
+        t = rng.randrange(13)
+        es = ESIZE[t]
+        il = rng.choice([1, 2])
+        sl = 16 if il == 1 else 32
+        r = rng.randint(3, 5)
+        if il == 2:
+            sw = rng.choice([1, 1, 1, 0, 2, 3])
+        else:
+            sw = rng.choice([0, 0, 1, 2, 3])
+        f = rng.choice([0, 1]) if t in FLOAT else 0
+        l2 = rng.randrange(4)
+        simple = rng.random() < 0.25
+        m = 16 // es  # boxDim[0] * elementSize a multiple of 16
+        b0 = m * rng.choice([1, 1, 1, 2, 2, 3, 4]) if rng.random() < 0.85 else m * rng.randint(1, 16)
+        b0 = min(b0, 256 // m * m)
+        e = [1] * r if simple else [rng.choice([1, 1, 1, 2, 3, 8]) for _ in range(r)]
+        b = [b0]
+        budget = rng.choice([512, 1024, 2048, 4096, 8192])
+        n0 = -(-b0 // e[0])
+        total = max(n0 * sl, SW_BYTES[sw])
+        for i in range(1, r):
+            hi = max(1, min(256, (budget // total) * e[i]))
+            bi = rng.randint(1, min(hi, rng.choice([1, 2, 4, 8, 16])))
+            b.append(bi)
+            total *= -(-bi // e[i])
+        c = dict(t=t, r=r, b=b, e=e, il=il, sw=sw, l2=l2, f=f)
+        if iv_extent(c) > 16384:
+            continue
+        d = []
+        for i in range(r):
+            span = (-(-b[i] // e[i]) - 1) * e[i] + 1
+            d.append(rng.randint(1, span * 2 + 4) if rng.random() < 0.9 else rng.randint(1, 300))
+        # strides: a row holds d[0] slices (the widest reading)
+        s = []
+        prev = d[0] * max(sl, es)
+        for i in range(1, r):
+            if rng.random() < 0.05:
+                st = sl * rng.randint(1, 8)
+            else:
+                st = rup(prev, sl) + sl * rng.choice([0, 0, 1, 3])
+            s.append(st)
+            prev = st * d[i]
+        foot = d[0] * max(sl, es) + sum((d[i] - 1) * s[i - 1] for i in range(1, r))
+        if foot > GSIZE // 2:
+            continue
+        # 64 KiB clear of the buffer's ends (coordinates out of bounds are
+        # not read, but keep room for a reading of the layout we lack)
+        a = (65536 + rng.randrange(0, (GSIZE - foot - 2 * 65536) // sl) * sl)
+        pos = "in" if simple else rng.choices(["in", "edge", "out"], [50, 35, 15])[0]
+        cc = []
+        for i in range(r):
+            span = (-(-b[i] // e[i]) - 1) * e[i] + 1
+            if pos == "in" or rng.random() < 0.5:
+                ci = rng.randint(0, d[i] - span) if d[i] >= span else rng.randint(-span + 1, d[i] - 1)
+            elif pos == "edge":
+                ci = rng.choice([rng.randint(-span + 1, 0), rng.randint(max(0, d[i] - span), d[i] - 1)])
+            else:
+                ci = rng.choice([rng.randint(-span - 20, -span), rng.randint(d[i], d[i] + 20)])
+            cc.append(ci)
+        o = 128 * rng.randrange(8)
+        c.update(d=d, s=s, a=a, c=cc, o=o, pos=pos)
+        return c
+
+
 def gen_store(rng):
     """A store configuration: coordinates non-negative (PTX 9.7.9.25.5.1), the
     tensor small enough for a 16 KiB window."""
@@ -1091,13 +1193,15 @@ def configs_for(kind, args):
         return [gen_im2col(rng) for _ in range(n)]
     if kind == "O":
         return [gen_im2col(rng, IC_ODD[k % len(IC_ODD)]) for k in range(n)]
+    if kind == "N":
+        return [gen_interleave(rng) for _ in range(n)]
     return [gen_config(rng, kind) for _ in range(n)]
 
 
 def phase_count(kind, args):
     return {"L": args.loads, "I": args.interleaved, "R": args.unaligned, "X": args.far,
             "E": args.estride, "S": args.stores, "M": args.misaligned, "C": args.im2col,
-            "O": args.im2col_odd}[kind]
+            "O": args.im2col_odd, "N": args.interleave}[kind]
 
 
 def refusal(kind, c, rc):
@@ -1128,8 +1232,11 @@ def phase_loads(cu, args, out, kind, dumpf):
     gbase = rup(cu.alloc(GSIZE + 4096), 1024)
     cu.htod(gbase, g)
     batch = args.batch
-    outbuf = cu.alloc(batch * SLOT)
-    host = np.zeros(batch * SLOT, dtype=np.uint8)
+    slot = IV_SLOT if kind == "N" else SLOT
+    outbuf = cu.alloc(batch * slot)
+    host = np.zeros(batch * slot, dtype=np.uint8)
+    if kind == "N":
+        pz = poison(IV_REGION // 4).view(np.uint8).reshape(-1, 16)
     t0 = time.time()
     pos = args.start
     n = refused = bytes_cmp = 0
@@ -1145,13 +1252,16 @@ def phase_loads(cu, args, out, kind, dumpf):
                 refused += 1
                 emit(out, refusal(kind, c, rc))
                 continue
-            c["x"] = ic_bytes(c) if im2col else box_bytes(c)
-            c["ext"] = ic_extent(c) if im2col else smem_extent(c)
-            c["n"] = rup(c["o"] + c["ext"] + SLACK, 16)
+            if kind == "N":
+                c["x"], c["ext"], c["n"] = IV_BIG, iv_extent(c), IV_REGION
+            else:
+                c["x"] = ic_bytes(c) if im2col else box_bytes(c)
+                c["ext"] = ic_extent(c) if im2col else smem_extent(c)
+                c["n"] = rup(c["o"] + c["ext"] + SLACK, 16)
             coords = [ctypes.c_int32(x) for x in (c["c"] + [0] * (5 - c["r"]))]
             if im2col:
                 coords += [ctypes.c_uint16(x & 0xFFFF) for x in (c["off"] + [0] * 3)[:3]]
-            params = [ctypes.c_uint64(outbuf + k * SLOT)] + coords + [
+            params = [ctypes.c_uint64(outbuf + k * slot)] + coords + [
                 ctypes.c_uint32(c["o"]), ctypes.c_uint32(c["x"]), ctypes.c_uint32(c["n"] // 4)]
             if args.maps and idx % args.maps == 0:
                 c["m"] = cu.map_bytes().hex()
@@ -1171,14 +1281,29 @@ def phase_loads(cu, args, out, kind, dumpf):
             sys.exit(3)
         cu.dtoh(host, outbuf)
         for k, idx, c in pend:
-            slot = host[k * SLOT:(k + 1) * SLOT]
-            hdr = slot[:16].view("<u4")
-            region = slot[16:16 + c["n"]]
+            sl_ = host[k * slot:(k + 1) * slot]
+            hdr = sl_[:16].view("<u4")
+            region = sl_[16:16 + c["n"]]
             c["st"], c["sa"], c["df"], c["ov"] = int(hdr[0]), int(hdr[1]), int(hdr[2]), int(hdr[3])
             c["h"] = f"{digest(region):016x}"
             c["i"] = idx
             seg = region[c["o"]:c["o"] + c["ext"] + 64]
             bad = c["st"] != 1 or c["df"] or c["ov"]
+            if kind == "N":
+                # the complete-tx count; the bytes to the last written chunk
+                c["tx"] = IV_BIG - c["df"] if c["st"] == 0 and c["df"] < IV_BIG else None
+                written = np.nonzero((region.reshape(-1, 16) != pz).any(axis=1))[0]
+                last = int(written[-1]) * 16 + 16 if len(written) else 0
+                c["lo"] = int(written[0]) * 16 if len(written) else 0
+                c["bl"] = max(0, last - c["o"])
+                c["B"] = base64.b64encode(region[c["o"]:c["o"] + c["bl"]].tobytes()).decode()
+                bytes_cmp += c["tx"] or 0
+                c["k"] = "L"
+                c["phase"] = kind
+                c["i"] = idx
+                emit(out, c)
+                n += 1
+                continue
             if kind == "C":
                 # (a sample only, bad or not: the dump holds the rest)
                 keep = args.im2col_sample and idx % args.im2col_sample == 0
@@ -1350,7 +1475,7 @@ def run_phase(args):
 def child(args, ph, start, end, batch):
     cmd = [sys.executable, __file__, "--phase", ph, "--start", str(start), "--batch", str(batch),
            "--out", args.out, "--work", args.work, "--seed", str(args.seed),
-           "--loads", str(args.loads), "--interleaved", str(args.interleaved), "--unaligned", str(args.unaligned),
+           "--loads", str(args.loads), "--interleaved", str(args.interleaved), "--interleave", str(args.interleave), "--unaligned", str(args.unaligned),
            "--far", str(args.far), "--estride", str(args.estride), "--stores", str(args.stores),
            "--misaligned", str(args.misaligned),
            "--verdicts", str(args.verdicts), "--sample", str(args.sample), "--maps", str(args.maps),
@@ -1434,6 +1559,7 @@ def main():
     ap.add_argument("--seed", type=int, default=16)
     ap.add_argument("--loads", type=int, default=24000)
     ap.add_argument("--interleaved", type=int, default=30)
+    ap.add_argument("--interleave", type=int, default=3000, help="interleaved loads (phase N)")
     ap.add_argument("--unaligned", type=int, default=4)
     ap.add_argument("--misaligned", type=int, default=4)
     ap.add_argument("--far", type=int, default=400)
@@ -1472,11 +1598,14 @@ def main():
             f.write(ptx_text())
         return
     if args.dry:
-        for kind in "LXEIRSMCO":
+        for kind in "LXEIRSMCON":
             cs = configs_for(kind, args)
             if kind in IM2COL:
                 for c in cs:
                     ic_bytes(c)
+            elif kind == "N":
+                for c in cs:
+                    iv_extent(c)
             elif kind != "S":
                 for c in cs:
                     box_bytes(c)

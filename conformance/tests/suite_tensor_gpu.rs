@@ -58,7 +58,20 @@ fn the_tensor_groups_on_an_h100() {
     let m = Manifest::read(&suite).unwrap();
     let mut problems = Vec::new();
     let mut cases = 0;
+    let mut spec = 0;
     for g in &m.groups {
+        if g.target != "sm_90a" {
+            // sm_100 groups (`.tile::gather4`, `.tile::scatter4`): from the
+            // spec, not in the GPU run
+            assert_eq!(g.provenance, Provenance::Spec, "{}", g.id);
+            assert!(
+                !hw.contains_key(&g.id),
+                "{}: an sm_100 group the GPU ran",
+                g.id
+            );
+            spec += 1;
+            continue;
+        }
         assert_eq!(g.provenance, Provenance::Hardware, "{}", g.id);
         let Some(h) = hw.get(&g.id) else {
             problems.push(format!("{}: not in the GPU run (run it again)", g.id));
@@ -79,7 +92,7 @@ fn the_tensor_groups_on_an_h100() {
     }
     assert!(problems.is_empty(), "{problems:#?}");
     assert!(
-        m.groups.len() >= 368 && cases >= 5888,
+        m.groups.len() - spec >= 368 && cases >= 5888,
         "{} groups",
         m.groups.len()
     );

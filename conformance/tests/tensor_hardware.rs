@@ -218,7 +218,12 @@ fn loads_and_stores_match_the_hardware() {
     let mut tally: BTreeMap<String, Tally> = BTreeMap::new();
     let mut bad = Vec::new();
     let mut refused = Vec::new();
-    for r in recs.iter().filter(|r| r["k"] == "L") {
+    // Phase I (a first look at interleaved layouts) sized shared memory and
+    // expect_tx for another reading of 5.5.6: its faults are shared-memory
+    // overflows and its bytes snapshots taken before the copy ended.
+    // tensor_interleave_hardware.rs holds interleave to its own sweep.
+    let first_look = |r: &&Value| r["phase"] == "I";
+    for r in recs.iter().filter(|r| r["k"] == "L" && !first_look(r)) {
         let t = tally.entry(class(r)).or_default();
         let map = map_of(r, r["a"].as_u64().unwrap()).expect("a launched map has known fields");
         let c = coords(r);
@@ -347,7 +352,7 @@ fn loads_and_stores_match_the_hardware() {
     }
     // Faults: the model must refuse what made the hardware fault.
     let mut faults = Vec::new();
-    for r in recs.iter().filter(|r| r["k"] == "F") {
+    for r in recs.iter().filter(|r| r["k"] == "F" && !first_look(r)) {
         let map = map_of(r, r["a"].as_u64().unwrap()).expect("a launched map has known fields");
         let c = coords(r);
         let model = if r["phase"] == "S" {

@@ -2,7 +2,8 @@
 //! every group runs on the simulator with every case passing, under the
 //! eager, late and a seeded random schedule, with no report and no
 //! undefined result; every kernel passes the checker; every sm_90a spelling
-//! of the tiled and im2col load forms has a group.
+//! of the tiled and im2col load forms has a group, and every sm_100a
+//! spelling of `.tile::gather4` and `.tile::scatter4` a `spec` one.
 
 use ptx_gen::suite::bulk::spelled;
 use ptx_gen::suite::tensor::plans;
@@ -97,4 +98,28 @@ fn every_tiled_spelling_has_a_group() {
             assert!(forms.contains(text.as_str()), "{text}: no group");
         }
     }
+}
+
+#[test]
+fn every_sm100_gather4_and_scatter4_spelling_has_a_spec_group() {
+    use ptx_gen::suite::manifest::Provenance;
+    let built = ours();
+    let mut n = 0;
+    for instr in ["cp.async.bulk.tensor", "cp.async.bulk.prefetch.tensor"] {
+        let all = ptx_gen::suite::tensor::rows4_spellings(instr);
+        assert!(!all.is_empty(), "{instr}");
+        for text in &all {
+            let b = built
+                .iter()
+                .find(|b| b.group.form == *text)
+                .unwrap_or_else(|| panic!("{text}: no group"));
+            assert_eq!(b.group.provenance, Provenance::Spec, "{text}");
+            assert_eq!(b.group.target, "sm_100a", "{text}");
+            n += 1;
+        }
+    }
+    // gather4 into .shared::cta and .shared::cluster (with and without
+    // multicast), its prefetch, and scatter4, each with and without
+    // .L2::cache_hint and .cta_group::1
+    assert!(n >= 12, "{n} groups");
 }

@@ -625,3 +625,83 @@ fn tensormap_replace_moves_the_box_to_another_tensor() {
         k => panic!("{k:?}"),
     }
 }
+
+/// Gathers four rows of `min` into shared memory, waits, and scatters them
+/// to rows 3, 2, 1, 0 of `mout` (sm_100a; from the spec, not seen on
+/// hardware).
+const GATHER_SCATTER: &str = "\
+	.reg .pred %p<4>;
+	.reg .b64 %rd<4>;
+	.reg .b64 %tmi, %tmo;
+	.shared .align 1024 .b8 tile[1024];
+	.shared .align 8 .b64 bar;
+	mov.b64 %tmi, min;
+	cvta.param.u64 %tmi, %tmi;
+	mov.b64 %tmo, mout;
+	cvta.param.u64 %tmo, %tmo;
+	mbarrier.init.shared::cta.b64 [bar], 1;
+	fence.mbarrier_init.release.cluster;
+	mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [bar], 128;
+	cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4.mbarrier::complete_tx::bytes [tile], [%tmi, {4, 3, 0, 7, 3}], [bar];
+WAIT:
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;
+	@!%p2 bra WAIT;
+	cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group [%tmo, {0, 3, 2, 1, 0}], [tile];
+	cp.async.bulk.commit_group;
+	cp.async.bulk.wait_group 0;
+	ret;";
+
+// See: issue 16 (the sm_100 modes, from the spec)
+#[test]
+fn gather4_and_scatter4_move_four_rows_by_their_indices() {
+    let src = format!(
+        ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k(.param .u64 pin, .param .u64 pout, .param .align 64 .b8 min[128], .param .align 64 .b8 mout[128])\n{{\n{GATHER_SCATTER}\n}}\n"
+    );
+    let module = parse(&src).unwrap_or_else(|e| panic!("{e:?}"));
+    let prog = sim::prepare(&module, "k", &WindowProfile::SM90).unwrap_or_else(|e| panic!("{e}"));
+    // 16 x 8 f32 elements, rows 64 bytes apart; boxes of 8 x 1
+    let min = map2d(IN, 16, 8, 64, [8, 1], Swizzle::None);
+    let mout = map2d(OUT, 8, 4, 32, [8, 1], Swizzle::None);
+    let input = words(16 * 8, 0x5a5a);
+    let launch = |min: &TensorMap| {
+        Launch::new(
+            [1, 1, 1],
+            [1, 1, 1],
+            vec![
+                Arg::Buffer {
+                    addr: Some(IN),
+                    bytes: input.clone(),
+                },
+                Arg::Buffer {
+                    addr: Some(OUT),
+                    bytes: vec![0; 128],
+                },
+                Arg::Bytes(min.to_bytes().to_vec()),
+                Arg::Bytes(mout.to_bytes().to_vec()),
+            ],
+        )
+    };
+    // shared row k is input row [3, 0, 7, 3][k], columns 4..12; it goes to
+    // output row [3, 2, 1, 0][k]: output row r is input row [3, 7, 0, 3][r]
+    let want: Vec<u8> = [3usize, 7, 0, 3]
+        .into_iter()
+        .flat_map(|y| input[64 * y + 16..64 * y + 48].to_vec())
+        .collect();
+    for o in schedules(&prog, &launch(&min)) {
+        assert!(o.reports.is_empty(), "{:?}", o.reports);
+        assert!(o.undefined_results.is_empty(), "{:?}", o.undefined_results);
+        assert_eq!(o.buffers[1].bytes, want);
+    }
+    // a 3-dimensional map: no defined copy
+    let mut m3 = min;
+    m3.rank = 3;
+    m3.global_strides[1] = 64 * 8;
+    let o = sim::run(&prog, &launch(&m3)).unwrap();
+    match &o.reports[0].kind {
+        StopKind::Undefined(u) => {
+            assert_eq!(u.section, "9.7.9.25.5.2");
+            assert!(u.rule.contains(".tile::gather4"), "{}", u.rule);
+        }
+        k => panic!("{k:?}"),
+    }
+}

@@ -1,7 +1,11 @@
 //! The tensor-copy groups (issue 16): `cp.async.bulk.tensor` in both
 //! directions (PTX ISA 9.7.9.25.5.2), `cp.reduce.async.bulk.tensor`
 //! (9.7.9.25.5.3) and `cp.async.bulk.prefetch.tensor` (9.7.9.25.5.4), each
-//! sm_90a spelling of the tiled mode and of the im2col loads with a group.
+//! sm_90a spelling of the tiled mode and of the im2col loads with a group,
+//! and each sm_100a spelling of `.tile::gather4` and `.tile::scatter4` but
+//! `.cta_group::2` with a `spec` group ([`tensor::gather4_load`],
+//! [`tensor::scatter4_store`]; a gather's rows lie inside, across an edge
+//! and outside, a scatter's case writes its own four rows in some order).
 //!
 //! A group's kernel takes a tensor map after `in` and `out` (the manifest's
 //! `tensor_maps`, in the text form of [`MapText`]), which each
@@ -44,6 +48,9 @@ use serde::Serialize;
 /// destinations need PTX ISA 8.6; the tensor copies need `sm_90a` for
 /// `.multicast::cluster` only, and are compiled for it throughout).
 const VT: (&str, &str) = ("8.7", "sm_90a");
+/// The PTX version and target of the `.tile::gather4` and `.tile::scatter4`
+/// groups (sm_100 only; `.shared::cluster` gather4 needs `sm_100a`).
+const VT100: (&str, &str) = ("8.7", "sm_100a");
 /// Cases (CTAs) per group.
 const CASES: u64 = 16;
 /// Where the expected values place the buffers: any 256-byte aligned
@@ -339,6 +346,45 @@ fn draw_coords(rng: &mut SplitMix64, m: &TensorMap, dir: Dir, case: u64) -> Vec<
     c
 }
 
+/// Coordinates of a `.tile::gather4` or `.tile::scatter4` copy: `{col_idx,
+/// row_idx0, .., row_idx3}`, the column a multiple of 16 bytes (PTX ISA
+/// 5.5.3.1). Loads take rows inside, across an edge and outside; a store's
+/// rows are its case's four rows of the tensor in some order (cases do not
+/// overlap, and no row is written twice).
+fn draw_rows4_coords(rng: &mut SplitMix64, m: &TensorMap, dir: Dir, case: u64) -> Vec<i32> {
+    let es = i64::from(m.elem_size().unwrap_or(1));
+    let step = 16 / es.min(16);
+    let (d0, d1) = (m.global_dims[0] as i64, m.global_dims[1] as i64);
+    let b0 = i64::from(m.box_dims[0]);
+    let kind = case % 4;
+    let x = match (dir, kind) {
+        (Dir::Load, 0) => range(rng, 0, (d0 - b0).max(0)),
+        (Dir::Load, 1) => range(rng, -b0 + 1, d0 - 1),
+        (Dir::Load, 2) => range(rng, -2 * b0, d0 + b0),
+        (Dir::Load, _) => pick(rng, &[-100_000, 1 << 20, d0 + 64]),
+        _ => range(rng, 0, d0 - 1),
+    };
+    let mut c = vec![(x.div_euclid(step) * step) as i32];
+    if dir == Dir::Load {
+        for _ in 0..4 {
+            let y = match kind {
+                0 => range(rng, 0, d1 - 1),
+                3 => pick(rng, &[-100_000, 0, 1 << 20, d1]),
+                _ => range(rng, -2, d1 + 1),
+            };
+            c.push(y as i32);
+        }
+    } else {
+        let mut rows: Vec<i32> = (0..4).map(|k| (4 * case + k) as i32).collect();
+        for k in (1..4).rev() {
+            let j = (rng.next_u64() % (k as u64 + 1)) as usize;
+            rows.swap(k, j);
+        }
+        c.extend(rows);
+    }
+    c
+}
+
 #[derive(Serialize)]
 struct Ctx<'a> {
     #[serde(flatten)]
@@ -401,6 +447,16 @@ fn about(dir: Dir, map: &str) -> Vec<String> {
     v
 }
 
+fn rows4_about(dir: Dir, map: &str) -> Vec<String> {
+    vec![
+        format!("map0: {map}"),
+        match dir {
+            Dir::Store => "Row i of `in`: {col_idx, row_idx0, .., row_idx3} (s32 each; the rows are 4i to 4i+3 in some order), then the shared box's bytes. Row i of `out`: the tensor's rows 4i to 4i+3 after the copy (0xA5 before), waited with wait_group 0.".into(),
+            _ => "Row i of `in`: {col_idx, row_idx0, .., row_idx3} (s32 each); the tensor is all of `in`. Row i of `out`: the CTA's shared box of four rows after the copy (poison words before), waited on its mbarrier.".into(),
+        },
+    ]
+}
+
 /// One group: the spelling `text` of `instr` (and for prefetch groups the
 /// load that follows it).
 fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
@@ -440,7 +496,19 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
         _ => pick(&mut rng, &types().collect::<Vec<_>>()),
     };
     let im2col = text.contains(".im2col");
-    let mut map = if im2col && dir != Dir::Load {
+    let rows4 = text.contains(".tile::gather4") || text.contains(".tile::scatter4");
+    let vt = if rows4 { VT100 } else { VT };
+    let mut map = if rows4 {
+        let mut m = draw_map(&mut rng, rank, dir, ty);
+        // the map's box is one row (the rows are the row indices')
+        m.box_dims[1] = 1;
+        m.element_strides[1] = 1;
+        if dir != Dir::Load {
+            // four rows a case
+            m.global_dims[1] = 4 * CASES;
+        }
+        m
+    } else if im2col && dir != Dir::Load {
         draw_im2col_store_map(&mut rng, rank, ty)
     } else if im2col {
         draw_im2col_map(&mut rng, rank, ty)
@@ -450,13 +518,16 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
     let (extent, bytes) = if im2col {
         let shape = tensor::im2col_shape(&map).expect("a drawn map is im2col");
         (shape.extent, shape.bytes)
+    } else if rows4 {
+        let shape = tensor::gather4_shape(&map).expect("a drawn map is tiled and valid");
+        (shape.extent, shape.bytes)
     } else {
         let shape = tensor::box_shape(&map).expect("a drawn map is tiled and valid");
         (shape.extent, shape.bytes)
     };
     let es = map.elem_size().unwrap_or(1) as usize;
     let multicast = text.contains(".multicast::cluster");
-    let slice = match dir {
+    let mut slice = match dir {
         Dir::Load => 0,
         _ => {
             let r = rank as usize;
@@ -472,8 +543,12 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
         // slices are whole rows of `out`
         let r = rank as usize;
         map.global_strides[r - 2] = u64::from(slice);
+        if rows4 {
+            slice *= 4;
+        }
     }
-    let (input, output) = layouts(dir, rank, extent, slice);
+    let ncoords = if rows4 { 5 } else { rank };
+    let (input, output) = layouts(dir, ncoords, extent, slice);
     let tensor_len = tensor_bytes(&map) as usize;
     // rows long enough for the tensor to lie in `in`
     let mut input = input;
@@ -492,7 +567,9 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
     let mut out_mask = vec![0u8; out.len()];
     let (coords_of, offsets_of): (Vec<Vec<i32>>, Vec<Vec<u16>>) = (0..CASES)
         .map(|i| {
-            if im2col && dir != Dir::Load {
+            if rows4 {
+                (draw_rows4_coords(&mut rng, &map, dir, i), Vec::new())
+            } else if im2col && dir != Dir::Load {
                 (draw_im2col_store_coords(&mut rng, &map, i), Vec::new())
             } else if im2col {
                 draw_im2col_coords(&mut rng, &map)
@@ -523,6 +600,8 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
                 let c = &coords_of[k];
                 let tile = if im2col {
                     tensor::im2col_load(&map, c, &offsets_of[k], SMEM, &global)
+                } else if rows4 {
+                    tensor::gather4_load(&map, c, SMEM, &global)
                 } else {
                     tensor::tile_load(&map, c, SMEM, &global)
                 }
@@ -545,6 +624,8 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
                 let box_ = &row[32..32 + extent as usize];
                 let writes = if im2col {
                     tensor::im2col_no_offs_store(&map, &coords_of[i], SMEM, box_)
+                } else if rows4 {
+                    tensor::scatter4_store(&map, &coords_of[i], SMEM, box_)
                 } else {
                     tensor::tile_store(&map, &coords_of[i], SMEM, box_)
                 }
@@ -580,7 +661,13 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
     }
     .to_string();
     let copy_text: String;
-    let (copy, prefetch_text) = if prefetch {
+    let (copy, prefetch_text) = if prefetch && rows4 {
+        copy_text = format!(
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes{}",
+            if text.contains(".L2::cache_hint") { ".L2::cache_hint" } else { "" }
+        );
+        (copy_text.as_str(), text)
+    } else if prefetch {
         copy_text =
             format!(
             "cp.async.bulk.tensor.{rank}d.shared::cluster.global.{}.mbarrier::complete_tx::bytes{}",
@@ -601,8 +688,8 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
             id,
             form: text,
             section,
-            version: VT.0,
-            target: VT.1,
+            version: vt.0,
+            target: vt.1,
             entry: "k",
             cases: CASES,
             in_row: input.row,
@@ -610,7 +697,11 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
             generator: generator(),
             seed: o.seed,
         },
-        about: about(dir, &text_map),
+        about: if rows4 {
+            rows4_about(dir, &text_map)
+        } else {
+            about(dir, &text_map)
+        },
         decls: Vec::new(),
         directives: if multicast {
             vec![
@@ -623,7 +714,7 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
     };
     let coords = format!(
         "{{{}}}",
-        (0..rank)
+        (0..ncoords)
             .map(|d| format!("%c{d}"))
             .collect::<Vec<_>>()
             .join(", ")
@@ -641,7 +732,7 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
             prefetch: prefetch_text,
             hint: text.contains(".L2::cache_hint"),
             multicast,
-            dims: rank,
+            dims: ncoords,
             coords,
             noffsets: if im2col && dir == Dir::Load {
                 rank - 2
@@ -671,14 +762,25 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
         1,
     );
     let family = instr;
+    let (provenance, note) = if rows4 {
+        (
+            Provenance::Spec,
+            "sm_100 only: the GPUs at hand (sm_90) reject it".to_string(),
+        )
+    } else {
+        (
+            Provenance::Hardware,
+            format!("run on an H100 with the model's results ({GPU_RESULTS})"),
+        )
+    };
     let mut group = group_1d(
         id.to_string(),
         family,
         text,
         section,
-        VT,
-        Provenance::Hardware,
-        format!("run on an H100 with the model's results ({GPU_RESULTS})"),
+        vt,
+        provenance,
+        note,
         CASES,
         input,
         output,
@@ -707,7 +809,10 @@ fn le(b: &[u8]) -> u64 {
     b.iter().rev().fold(0, |a, &x| (a << 8) | u64::from(x))
 }
 
-/// Every group, in suite order: each sm_90a spelling of the tiled forms.
+/// Every group, in suite order: each sm_90a spelling of the tiled and
+/// im2col forms, then each sm_100a spelling of `.tile::gather4` and
+/// `.tile::scatter4` (from the spec; `.cta_group::2`, which needs CTA
+/// pairs, left out).
 pub fn plans() -> Vec<Plan> {
     let mut p = Vec::new();
     for instr in [
@@ -729,5 +834,32 @@ pub fn plans() -> Vec<Plan> {
             }));
         }
     }
+    for instr in ["cp.async.bulk.tensor", "cp.async.bulk.prefetch.tensor"] {
+        for text in rows4_spellings(instr) {
+            let set = if text.contains("scatter4") {
+                "scatter4"
+            } else {
+                "gather4"
+            };
+            let id = format!("{text}/{set}");
+            let form = text.clone();
+            let instr = instr.to_string();
+            p.push(Plan::new(id.clone(), form, move |o| {
+                Some(build(&id, &instr, &text, o))
+            }));
+        }
+    }
     p
+}
+
+/// The sm_100a spellings of `instr` in `.tile::gather4` or
+/// `.tile::scatter4` mode that have groups (all but `.cta_group::2`).
+pub fn rows4_spellings(instr: &str) -> Vec<String> {
+    spelled(instr, VT100)
+        .into_iter()
+        .filter(|t| {
+            (t.contains(".tile::gather4") || t.contains(".tile::scatter4"))
+                && !t.contains(".cta_group::2")
+        })
+        .collect()
 }

@@ -537,6 +537,9 @@ pub struct TensorInstr {
     pub dim: u32,
     /// `.im2col` (with the offsets operand `im2colInfo`) rather than `.tile`.
     pub im2col: bool,
+    /// `.tile::gather4` or `.tile::scatter4` (`coords` are `{col_idx,
+    /// row_idx0, .., row_idx3}`).
+    pub rows4: bool,
     /// The generic address of the tensor map.
     pub map: Addr,
     pub coords: Vec<Src>,

@@ -1,19 +1,22 @@
 //! Tensor maps and tiled tensor copies (PTX ISA 5.5 and 9.7.9.25.5), as pure
 //! functions: the map by its fields with the rules a valid one keeps and an
 //! encoding of our own ([`map`]), and the exact bytes a tiled copy moves in
-//! either direction ([`tile`]). The simulator and the checkers call these;
+//! either direction ([`tile`]), and sm_100's `.tile::gather4` and
+//! `.tile::scatter4` ([`gather`]). The simulator and the checkers call these;
 //! nothing here does I/O.
 //!
 //! The device sweep (`tools/tensor_sweep.py`) and its recorded results
 //! (`corpus/tensor/sm_90`) hold the functions to an H100; [`digest`] and
 //! [`pattern_word`] are the two functions that sweep and its test share.
 
+pub mod gather;
 pub mod im2col;
 pub mod map;
 pub mod replace;
 pub mod text;
 pub mod tile;
 
+pub use gather::{gather4_load, gather4_shape, scatter4_store, scatter4_store_runs, GATHER4_ROWS};
 pub use im2col::{
     im2col_bytes, im2col_load, im2col_no_offs_store, im2col_offset_max, im2col_pixels, im2col_shape,
 };

@@ -50,8 +50,19 @@
 //!    of the box, reading each from where the load direction would have put
 //!    it ([`tile_store`]). An H100 also writes the out-of-bounds rest of a
 //!    row's last 16-byte granule ([`tile_store_sm90`]).
-//! 9. Interleaved layouts (5.5.6) are not modelled: an H100 moves other
-//!    bytes than this reading of the text gives (docs/tensor-observations.md).
+//! 9. Interleaved layouts (5.5.6: "The C information is organized in slices
+//!    where sequential C elements are grouped in 16 byte or 32 byte
+//!    quantities"): dimension 0 counts slices, not elements. `globalDim[0]`,
+//!    `boxDim[0]`, `elementStrides[0]` and the first coordinate are in slices
+//!    (16 or 32 bytes), the box holds `ceil(boxDim[0] / elementStrides[0])`
+//!    slices a row, and slice `x0` of a row is at `x0 * 16` (or 32) bytes
+//!    from the row's start; a slice is in or out of bounds whole. The box
+//!    takes one position in dimension `rank - 2` (the coordinate, bounds
+//!    checked), whatever `boxDim[rank - 2]`. Rows are dense in shared memory
+//!    (not padded to the swizzle span), swizzled as interpretation 4 says,
+//!    for every swizzle mode (the driver encodes 32-byte interleave with any).
+//!    The spec says none of this; an H100 did it in all 4,000 loads of
+//!    corpus/tensor/sm_90/interleave-sweep.jsonl.gz. Stores are not modelled.
 
 use super::map::{Atomicity, DataType, Interleave, MapError, Mode, OobFill, Swizzle, TensorMap};
 use std::fmt;
@@ -105,6 +116,9 @@ pub enum TensorError {
     },
     /// The shared source is shorter than the box.
     ShortSource { need: usize, given: usize },
+    /// A `.tile::gather4` or `.tile::scatter4` copy that breaks a rule of
+    /// the mode (the rule quoted).
+    Gather4(&'static str),
 }
 
 impl fmt::Display for TensorError {
@@ -140,6 +154,7 @@ impl fmt::Display for TensorError {
                 f,
                 "the im2col offset of dimension {dim} is {value}, past its range [0, {max}] (PTX ISA 5.5.4.1)"
             ),
+            TensorError::Gather4(rule) => write!(f, "{rule}"),
             TensorError::FilterOutsideBox { dim, value, lower, upper } => write!(
                 f,
                 "coordinate {dim} is {value}, outside the Bounding Box [{lower}, {upper}]: The filter corner location must be within the bounding box (PTX ISA 5.5.4.1)"
@@ -197,6 +212,28 @@ pub fn box_shape(map: &TensorMap) -> Result<BoxShape, TensorError> {
         } else {
             b.div_ceil(s)
         };
+    }
+    if map.interleave != Interleave::None {
+        // interpretation 9: slices in dimension 0, one position in rank - 2
+        let slice = map.interleave.bytes();
+        if map.rank >= 2 {
+            counts[map.rank as usize - 2] = 1;
+        }
+        let row_bytes = counts[0] * slice;
+        let rows: u32 = counts[1..].iter().product();
+        return Ok(BoxShape {
+            counts,
+            row_bytes,
+            pitch: row_bytes,
+            bytes: row_bytes * rows,
+            // the swizzle moves chunks within their 128-byte line
+            extent: if map.swizzle == Swizzle::None {
+                row_bytes * rows
+            } else {
+                (row_bytes * rows).div_ceil(128) * 128
+            },
+            elem: slice,
+        });
     }
     let row_bytes = (counts[0] * elem).div_ceil(16) * 16;
     let pitch = row_bytes.max(map.swizzle.bytes());
@@ -265,11 +302,6 @@ fn check_common(map: &TensorMap, coords: &[i32]) -> Result<BoxShape, TensorError
     map.validate().map_err(TensorError::InvalidMap)?;
     if map.data_type.is_packed() {
         return Err(TensorError::Unsupported(map.data_type));
-    }
-    if map.interleave != Interleave::None {
-        return Err(TensorError::NotModelled(
-            "an interleaved layout (PTX ISA 5.5.6)",
-        ));
     }
     let shape = box_shape(map)?;
     if coords.len() != map.rank as usize {
@@ -419,7 +451,10 @@ pub fn tile_linear(
     }
     let fill: Vec<u8> = match map.oob_fill {
         OobFill::Zero => vec![0; es],
-        OobFill::NanRequestZeroFma => oob_nan(map.data_type).unwrap_or_else(|| vec![0; es]),
+        // (an interleaved slice: the element's NaN in every element)
+        OobFill::NanRequestZeroFma => oob_nan(map.data_type)
+            .map(|n| n.repeat(es / n.len().max(1)))
+            .unwrap_or_else(|| vec![0; es]),
     };
     for_runs(map, coords, &shape, |off, addr, n, inb| {
         let off = off as usize;
@@ -548,6 +583,11 @@ fn store_runs(
     smem: &[u8],
     granules: bool,
 ) -> Result<StoreRuns, TensorError> {
+    if map.interleave != Interleave::None {
+        return Err(TensorError::NotModelled(
+            "a store with an interleaved layout (PTX ISA 5.5.6)",
+        ));
+    }
     let shape = check_common(map, coords)?;
     check_smem(smem_addr)?;
     for (dim, &c) in coords.iter().enumerate() {
@@ -599,4 +639,81 @@ fn store_runs(
         Ok(())
     })?;
     Ok((lin, writes))
+}
+
+#[cfg(test)]
+mod interleave_tests {
+    use super::*;
+
+    /// Byte `k` of global memory is `k & 0xff`.
+    fn ramp(addr: u64, len: usize) -> Option<Vec<u8>> {
+        Some((0..len as u64).map(|k| (addr + k) as u8).collect())
+    }
+
+    fn map(il: Interleave) -> TensorMap {
+        TensorMap {
+            // 8-byte elements: boxDim[0] * 8 a multiple of 16 (validate)
+            data_type: DataType::U64,
+            rank: 3,
+            global_address: 0x1000,
+            interleave: il,
+            swizzle: if il == Interleave::B32 {
+                Swizzle::B32
+            } else {
+                Swizzle::None
+            },
+            global_dims: [2, 3, 2, 1, 1],
+            global_strides: [64, 256, 0, 0],
+            box_dims: [2, 2, 1, 1, 1],
+            element_strides: [1, 1, 1, 1, 1],
+            ..TensorMap::default()
+        }
+    }
+
+    #[test]
+    fn slices_of_16_bytes_with_one_position_in_rank_minus_2() {
+        // Slices x0 = 1 and 2 of row (x1 = 1, x2 = 1): the first at
+        // 0x1000 + 16 + 64 + 256 = 0x1150, the second past globalDim[0] = 2
+        // (zero); boxDim[1] = 2 gives one row (dimension rank - 2).
+        let m = map(Interleave::B16);
+        let shape = box_shape(&m).unwrap();
+        assert_eq!(
+            (shape.counts, shape.bytes, shape.extent),
+            ([2, 1, 1, 1, 1], 32, 32)
+        );
+        let t = tile_load(&m, &[1, 1, 1], 0, &ramp).unwrap();
+        let mut want: Vec<u8> = (0x50..0x60).collect();
+        want.extend([0u8; 16]);
+        assert_eq!(t.bytes, want);
+        assert_eq!(t.written, vec![true, true]);
+    }
+
+    #[test]
+    fn slices_of_32_bytes_swizzled() {
+        // Slice x0 = 0 of row (1, 0): 32 bytes at 0x1000 + 64 = 0x1040,
+        // slice 1 at 0x1060; at shared address 128 (line 1) the 32-byte
+        // swizzle swaps the 16-byte halves of each 32 bytes.
+        let m = map(Interleave::B32);
+        let t = tile_load(&m, &[0, 1, 0], 128, &ramp).unwrap();
+        let mut want = Vec::new();
+        for base in [0x40u8, 0x60] {
+            want.extend(base + 16..base + 32);
+            want.extend(base..base + 16);
+        }
+        // (the box's 64 bytes, in a 128-byte line the swizzle spans)
+        assert_eq!(t.bytes[..64], want[..]);
+        assert_eq!(
+            t.written,
+            [true, true, true, true, false, false, false, false]
+        );
+    }
+
+    #[test]
+    fn stores_stay_refused() {
+        let m = map(Interleave::B16);
+        assert!(matches!(
+            tile_store(&m, &[0, 0, 0], 0, &[0; 64]),
+            Err(TensorError::NotModelled(_))
+        ));
+    }
 }

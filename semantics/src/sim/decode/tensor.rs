@@ -62,18 +62,13 @@ impl Decoder<'_> {
         let forms = self.forms(ins)?;
         let b = self.first(&forms, ins)?;
         let id = b.form.row.id;
-        for (mode, why) in [
-            ("gather4", ".tile::gather4 (sm_100) is not modelled yet"),
-            ("scatter4", ".tile::scatter4 (sm_100) is not modelled yet"),
-            (
-                "im2col::w",
+        if id.contains("im2col::w") {
+            return Err(self.unsupported(
+                ins,
                 ".im2col::w and .im2col::w::128 (sm_100) are not modelled yet",
-            ),
-        ] {
-            if id.contains(mode) {
-                return Err(self.unsupported(ins, why));
-            }
+            ));
         }
+        let rows4 = id.contains("gather4") || id.contains("scatter4");
         if b.has(".cta_group::2") {
             return Err(self.unsupported(ins, ".cta_group::2 (sm_100) is not modelled yet"));
         }
@@ -155,6 +150,7 @@ impl Decoder<'_> {
             dir,
             dim,
             im2col,
+            rows4,
             map,
             coords,
             offsets,

@@ -52,6 +52,10 @@ const IM2COL: Undefined = Undefined::behaviour(
     "5.5.4",
     "the im2col operands break a rule of the im2col mode (the offsets' count and range, the filter inside the bounding box)",
 );
+const GATHER4: Undefined = Undefined::behaviour(
+    "9.7.9.25.5.2",
+    "In .tile::gather4 mode, four rows in 2-dimnesional source tensor are combined to form a single 2-dimensional destination tensor: the tensor map's rank must be 2",
+);
 const NOT_MODELLED: &str =
     "a tensor copy the model does not define yet (an interleaved layout, or a packed sub-byte type)";
 
@@ -65,6 +69,8 @@ pub(super) struct TensorOp {
     pub coords: Vec<i32>,
     pub offsets: Vec<u16>,
     pub im2col: bool,
+    /// `.tile::gather4` (loads) or `.tile::scatter4` (stores).
+    pub rows4: bool,
     /// The shared address the box starts at (the destination of a load,
     /// the source of a store), in the shared::cta window.
     pub smem_addr: u32,
@@ -99,6 +105,7 @@ fn stop_of(e: &TensorError) -> Stop {
         TensorError::Misaligned { .. } => Stop::Undefined(table::TENSOR_SMEM_ALIGNED.undefined()),
         TensorError::NegativeCoordinate { .. } => Stop::Undefined(NEGATIVE),
         TensorError::Fault { .. } | TensorError::ShortSource { .. } => Stop::Undefined(OUTSIDE),
+        TensorError::Gather4(_) => Stop::Undefined(GATHER4),
         TensorError::Unsupported(_) | TensorError::NotModelled(_) => {
             Stop::Indeterminate(NOT_MODELLED)
         }
@@ -157,6 +164,9 @@ impl Machine<'_> {
         if op.im2col {
             return tensor::im2col_load(&op.map, &op.coords, &op.offsets, op.smem_addr, global);
         }
+        if op.rows4 {
+            return tensor::gather4_load(&op.map, &op.coords, op.smem_addr, global);
+        }
         tensor::tile_load(&op.map, &op.coords, op.smem_addr, global)
     }
 
@@ -173,6 +183,9 @@ impl Machine<'_> {
                 lin.extend_from_slice(&b);
             }
             return Ok((lin, out));
+        }
+        if op.rows4 {
+            return tensor::scatter4_store_runs(&op.map, &op.coords, op.smem_addr, smem);
         }
         tensor::tile_store_runs(&op.map, &op.coords, op.smem_addr, smem)
     }
@@ -238,7 +251,7 @@ impl Machine<'_> {
         };
         let (map, stale_map) = self.tensor_map_at(w, l, m)?;
         let coords = self.coords_of(w, l, &ins.coords)?;
-        if map.rank != ins.dim {
+        if map.rank != ins.dim && !ins.rows4 {
             self.asy.note = format!(
                 "the map's rank is {}, the instruction's .dim {}",
                 map.rank, ins.dim
@@ -251,6 +264,8 @@ impl Machine<'_> {
         }
         let (extent, bytes) = if ins.im2col {
             tensor::im2col_bytes(&map).and_then(|b| Ok((tensor::im2col_shape(&map)?.extent, b)))
+        } else if ins.rows4 {
+            tensor::gather4_shape(&map).map(|s| (s.extent, s.bytes))
         } else {
             tensor::box_shape(&map).map(|s| (s.extent, s.bytes))
         }
@@ -261,6 +276,7 @@ impl Machine<'_> {
             coords,
             offsets,
             im2col: ins.im2col,
+            rows4: ins.rows4,
             smem_addr: 0,
             shared: Vec::new(),
             extent,
