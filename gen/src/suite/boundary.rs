@@ -25,7 +25,10 @@ use ptx_semantics::sim::window::{
     cvta_from_generic, cvta_to_generic, getctarank, isspacep, mapa, Place, WindowProfile,
 };
 use ptx_semantics::sim::Space;
+use ptx_semantics::tensor::Field;
 use serde::Serialize;
+
+mod tensor;
 
 /// The window profile the edges are found under (the simulator's).
 pub const PROFILE: WindowProfile = WindowProfile::SM90;
@@ -82,6 +85,14 @@ enum Probe {
     /// `sh` holding the row's 48 bytes; writes `sh` (sm_100a). Written by
     /// [`st_bulk_kernel`].
     StBulk,
+    /// `cp.async.bulk.tensor.2d.shared::cluster.global.tile` of a 4 x 4
+    /// box of `in` to `sh` plus the row's `dst_off`, `sh` zeroed first;
+    /// writes `sh` (`tensor::load_kernel`).
+    TensorLoad,
+    /// `tensormap.replace.tile.FIELD.global` of the kernel's map, copied
+    /// into the row of `out`, with the row's `new_val`; writes the map
+    /// (don't-care) and a flag (`tensor::replace_kernel`).
+    Replace { field: Field, ord: u32 },
 }
 
 /// One edge: the instruction form, the precondition, the var that moves
@@ -418,8 +429,83 @@ pub fn edges() -> Vec<Edge> {
             Probe::StBulk,
         )
     });
+    // the tensor copy's shared address (PTX ISA 9.7.9.25.5.2): the map is
+    // the kernel's parameter after `in` and `out` (at offset 64 of 192
+    // bytes), the destination `sh`, 1024-byte aligned, plus the row's
+    // offset. Both sides are 16-byte aligned (cp.async.bulk's rule, which
+    // the 128 implies), so the undefined side breaks the 128 and no more
+    let tensor = Env {
+        map: P.param_base + 64,
+        param_bytes: 192,
+        addr: shared_at,
+        ..env(1, 0)
+    };
+    let mut before = table::tensor_copy(table::TensorWay::Load(Space::SharedCluster));
+    before.retain(|p| !std::ptr::eq(*p, &table::TENSOR_SMEM_ALIGNED));
+    before.push(&table::BULK_DST_ALIGNED);
+    out.push(Edge {
+        before,
+        range: Some((shared_at, shared_at + 255)),
+        vt: TENSOR_VT,
+        hardware: false,
+        ..edge(
+            TENSOR_FORM.into(),
+            "cp.async.bulk.tensor",
+            "9.7.9.25.5.2",
+            &table::TENSOR_SMEM_ALIGNED,
+            Var::Addr,
+            tensor,
+            Probe::TensorLoad,
+        )
+    });
+    // tensormap.replace's new_val (PTX ISA 9.7.9.26), on a map in the
+    // row of `out` (global, 64-byte aligned as the rows are)
+    let replace = Env {
+        addr: ALIGNED_BASE,
+        ..env(1, 0)
+    };
+    for (field, ord, range) in [
+        (Field::Rank, 0, None),
+        (
+            Field::GlobalAddress,
+            0,
+            Some((ALIGNED_BASE, ALIGNED_BASE + 31)),
+        ),
+        (Field::BoxDim, 1, None),
+        // the lower edge: the upper one, 2^32, does not fit a .b32
+        (Field::GlobalDim, 1, Some((1 << 32, 0))),
+        // a multiple of 16 and the next value (the upper end, 2^40, is a
+        // stride no map of `in` can use)
+        (Field::GlobalStride, 0, Some((256, 287))),
+        (Field::ElementStride, 1, None),
+    ] {
+        let Some(pre) = table::tensormap_replace_value(field) else {
+            continue;
+        };
+        out.push(Edge {
+            before: table::tensormap_replace(Space::Global),
+            range,
+            vt: TENSOR_VT,
+            hardware: false,
+            ..edge(
+                tensor::replace_form(field),
+                "tensormap.replace",
+                "9.7.9.26",
+                pre,
+                Var::A,
+                replace,
+                Probe::Replace { field, ord },
+            )
+        });
+    }
     out
 }
+
+/// The tensor copy the `TensorLoad` groups run, and the version and
+/// target of the tensor groups (sm_90a, as the tensor suite's).
+const TENSOR_FORM: &str =
+    "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes";
+const TENSOR_VT: (&str, &str) = ("8.7", "sm_90a");
 
 /// The bulk copy the `Bulk` groups run.
 const BULK_FORM: &str = "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes";
@@ -467,17 +553,13 @@ pub const NOT_AT_AN_EDGE: &[(&str, &str)] = &[
     ("cp.async.bulk.tensor.dst.shared::cta", "its edge is between two CTAs of a cluster: not generated yet"),
     ("cp.async.bulk.tensor.map.space", "its edge is the last shared or local address and the first past it, where no map can be: not generated yet"),
     ("cp.async.bulk.tensor.map.aligned", "its edge is a parameter map 64 bytes into the parameter space and one 16 further, which a .param declaration cannot place (ptxas aligns it): not generated yet"),
-    ("cp.async.bulk.tensor.shared.aligned", "its edge (a destination 128 bytes into shared memory and one 16 bytes before) needs a destination offset the tensor template does not take: not generated yet"),
     ("cp.async.bulk.tensor.mbar.same-cta", "its edge is between two CTAs of a cluster: not generated yet"),
     ("cp.async.bulk.tensor.im2col.offset.4d", "its edge (offset 255 and 256) needs the im2col groups' offsets at the range's end, which the tensor suite does not generate yet"),
     ("cp.async.bulk.tensor.im2col.offset.5d", "as cp.async.bulk.tensor.im2col.offset.4d (31 and 32)"),
+    ("cp.async.bulk.tensor.im2col::w.wHalo", "its edge (511 and 512) needs an .im2col::w copy (sm_100's) with wHalo from the row: not generated yet"),
+    ("cp.async.bulk.tensor.im2col::w::128.wHalo", "as cp.async.bulk.tensor.im2col::w.wHalo (31 and 32)"),
+    ("cp.async.bulk.tensor.im2col::w.wOffset", "as cp.async.bulk.tensor.im2col::w.wHalo (31 and 32)"),
     ("tensormap.replace.aligned", "as cp.async.bulk.tensor.map.aligned, for a map in global or shared memory: not generated yet"),
-    ("tensormap.replace.rank", "its edge (new_val 4 and 5) needs a replace group with the value as an input, which the tensor suite does not generate yet"),
-    ("tensormap.replace.global_address", "as tensormap.replace.rank (a multiple of 16 and one past it)"),
-    ("tensormap.replace.box_dim", "as tensormap.replace.rank (256 and 257)"),
-    ("tensormap.replace.global_dim", "as tensormap.replace.rank (1 and 0)"),
-    ("tensormap.replace.global_stride", "as tensormap.replace.rank (2^40 - 16 and 2^40)"),
-    ("tensormap.replace.element_stride", "as tensormap.replace.rank (8 and 9)"),
     ("tensormap.replace.generic", "its edge is the shared::cta window of another CTA or the param window, which a replace cannot reach without a map there: not generated yet"),
     ("mbarrier.aligned", "its edge is an object 8 bytes into a variable and one 4 bytes further, whose undefined side is also a plain access to a valid object's bytes: not generated yet"),
     ("mbarrier.shared::cta", "its edge is between two CTAs of a cluster: not generated yet"),
@@ -591,6 +673,8 @@ fn layouts(p: Probe) -> (Layout, Layout) {
                 ("sh2", "b128", 16),
             ]),
         ),
+        Probe::TensorLoad => tensor::load_layouts(),
+        Probe::Replace { .. } => tensor::replace_layouts(),
     }
 }
 
@@ -692,6 +776,13 @@ fn input_row(e: &Edge, value: u64, rng: &mut SplitMix64) -> Option<Vec<u8>> {
             push_le(&mut row, u128::from(u32::try_from(value).ok()?), 4);
             row.resize(64, 0);
         }
+        Probe::TensorLoad => {
+            let off = u32::try_from(value - e.fixed.addr).ok()?;
+            return Some(tensor::load_input(off, || rng.next_u64() as u8));
+        }
+        Probe::Replace { field, .. } => {
+            return Some(tensor::replace_input(field, value, ALIGNED_BASE))
+        }
     }
     Some(row)
 }
@@ -772,8 +863,26 @@ fn expected_row(e: &Edge, value: u64, input: &[u8]) -> Option<Vec<u8>> {
             row.extend_from_slice(&input[..48]);
             row[..n.min(48)].fill(0);
         }
+        Probe::TensorLoad => {
+            let off = u32::try_from(value - e.fixed.addr).ok()?;
+            return tensor::load_expected(off, input);
+        }
+        // the map's bytes are don't-care ([`expected_mask`])
+        Probe::Replace { field, ord } => {
+            return tensor::replace_expected(field, ord, value, ALIGNED_BASE).map(|(row, _)| row)
+        }
     }
     Some(row)
+}
+
+/// The don't-care bits of the defined side's row (empty: none).
+fn expected_mask(e: &Edge, value: u64) -> Option<Vec<u8>> {
+    match e.probe {
+        Probe::Replace { field, ord } => {
+            tensor::replace_expected(field, ord, value, ALIGNED_BASE).map(|(_, mask)| mask)
+        }
+        _ => Some(Vec::new()),
+    }
 }
 
 #[derive(Serialize)]
@@ -831,6 +940,8 @@ fn kernel(s: &Solved, id: &str, seed: u64, input: &Layout, output: &Layout) -> S
         Probe::Bulk => "Row of `in`: 48 bytes, the size, and the offsets of the destination in sh and of the source in the row; of `out`: the first 48 bytes of sh (zeroed before the copy) after the copy completed on the mbarrier.".into(),
         Probe::MbarInit => "Row of `in`: the count; of `out`: whether phase 0 is complete after the init (0) and after an arrive-on by the count (1).".into(),
         Probe::StBulk => "Row of `in`: 48 bytes and the size; of `out`: the 48 bytes stored to sh, after st.bulk zeroed the first `size` of them.".into(),
+        Probe::TensorLoad => format!("map0: {}. Row of `in`: the tensor, its first bytes the offset of the destination in sh (u32) and the box's coordinates (2 x s32); of `out`: sh (zeroed before the copy) after the copy completed on the mbarrier.", tensor::map_text(false)),
+        Probe::Replace { .. } => format!("map0: {}. Row of `in`: new_val (.global_address: its offset from `in`); of `out`: the replaced map (the implementation's 128 bytes: don't-care), then 1 once the replace and its fences are done.", tensor::map_text(true)),
     });
     let mut m = Module {
         common: Common {
@@ -882,6 +993,8 @@ fn kernel(s: &Solved, id: &str, seed: u64, input: &Layout, output: &Layout) -> S
         Probe::Bulk => return bulk_kernel(&m, &e.form),
         Probe::MbarInit => return mbarrier_kernel(&m, &e.form),
         Probe::StBulk => return st_bulk_kernel(&m, &e.form),
+        Probe::TensorLoad => return tensor::load_kernel(&m, &e.form),
+        Probe::Replace { field, ord } => return tensor::replace_kernel(&m, &e.form, field, ord),
     };
     let (bytes, dst) = match e.probe {
         Probe::LdParam { bytes: 8 } => (8, "%v"),
@@ -930,7 +1043,7 @@ fn build(s: &Solved, undefined: bool, id: &str, o: &Options) -> Option<Built> {
             vec![0xff; output.row as usize],
         )
     } else {
-        (expected_row(e, value, &inb)?, Vec::new())
+        (expected_row(e, value, &inb)?, expected_mask(e, value)?)
     };
     let measured = if e.hardware {
         "the model's expectations, which an H100 met (corpus/suite/sm_90/boundary-results.json)"
@@ -974,6 +1087,9 @@ fn build(s: &Solved, undefined: bool, id: &str, o: &Options) -> Option<Built> {
         let n = e.fixed.cluster_size as u32;
         group.grid = [n, 1, 1];
         group.cluster = [n, 1, 1];
+    }
+    if matches!(e.probe, Probe::TensorLoad | Probe::Replace { .. }) {
+        group.tensor_maps = vec![tensor::map_text(matches!(e.probe, Probe::Replace { .. }))];
     }
     if undefined {
         group.expect = Expect::Undefined;

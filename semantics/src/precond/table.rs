@@ -753,6 +753,44 @@ pub static IM2COL_OFFSET_5D: Precondition = Precondition {
     holds: Cond::Ule(&A, &Term::Lit(31)),
 };
 
+/// `wHalo` (`Var::A`, the first `.u16` of `im2colInfo`) of an
+/// `.im2col::w` copy.
+pub static IM2COL_W_HALO: Precondition = Precondition {
+    id: "cp.async.bulk.tensor.im2col::w.wHalo",
+    section: "9.7.9.25.5.2",
+    rule: "Argument wHalo is a 16bit unsigned integer whose valid set of values differs on the load-mode and is as follows: - Im2col::w mode : valid range is [0, 512)",
+    effect: Effect::Behaviour,
+    holds: Cond::Ule(&A, &Term::Lit(511)),
+};
+/// `wHalo` (`Var::A`) of an `.im2col::w::128` copy.
+pub static IM2COL_W128_HALO: Precondition = Precondition {
+    id: "cp.async.bulk.tensor.im2col::w::128.wHalo",
+    section: "9.7.9.25.5.2",
+    rule: "Argument wHalo is a 16bit unsigned integer whose valid set of values differs on the load-mode and is as follows: ... - Im2col::w::128 mode : valid range is [0, 32)",
+    effect: Effect::Behaviour,
+    holds: Cond::Ule(&A, &Term::Lit(31)),
+};
+/// `wOffset` (`Var::A`, the second `.u16` of `im2colInfo`) of an
+/// `.im2col::w` or `.im2col::w::128` copy.
+pub static IM2COL_W_OFFSET: Precondition = Precondition {
+    id: "cp.async.bulk.tensor.im2col::w.wOffset",
+    section: "9.7.9.25.5.2",
+    rule: "Argument wOffset is a 16bit unsigned integer whose valid range of values is [0, 32)",
+    effect: Effect::Behaviour,
+    holds: Cond::Ule(&A, &Term::Lit(31)),
+};
+
+/// The range rules of `{wHalo, wOffset}`, in that order, of an
+/// `.im2col::w` (`w128` false) or `.im2col::w::128` copy.
+pub fn im2col_w_info(w128: bool) -> [&'static Precondition; 2] {
+    let halo = if w128 {
+        &IM2COL_W128_HALO
+    } else {
+        &IM2COL_W_HALO
+    };
+    [halo, &IM2COL_W_OFFSET]
+}
+
 /// Which way a tensor copy moves data, for [`tensor_copy`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TensorWay {
@@ -1165,7 +1203,8 @@ pub fn mbarrier(op: MbarOp, space: Space) -> Vec<&'static Precondition> {
 /// The preconditions that belong to no catalogue row: the mbarrier
 /// instructions' (9.7.13.15), and the rules of operands a form has only
 /// sometimes (the multicast's `ctaMask`, `st.async`'s generic `mbar`, a
-/// tensor load's `mbar`, the im2col offsets of a `.dim`).
+/// tensor load's `mbar`, the im2col offsets of a `.dim`, `{wHalo,
+/// wOffset}` of a W mode).
 static BESIDE_ROWS: &[&Precondition] = &[
     &MBAR_INIT_GENERIC,
     &MBAR_INVAL_GENERIC,
@@ -1187,6 +1226,9 @@ static BESIDE_ROWS: &[&Precondition] = &[
     &TENSOR_MBAR_SAME_CTA,
     &IM2COL_OFFSET_4D,
     &IM2COL_OFFSET_5D,
+    &IM2COL_W_HALO,
+    &IM2COL_W128_HALO,
+    &IM2COL_W_OFFSET,
 ];
 
 const LOAD_CTA: &[&Precondition] = &[

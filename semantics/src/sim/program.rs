@@ -540,6 +540,9 @@ pub struct TensorInstr {
     /// `.tile::gather4` or `.tile::scatter4` (`coords` are `{col_idx,
     /// row_idx0, .., row_idx3}`).
     pub rows4: bool,
+    /// `.im2col::w` (`Some(false)`) or `.im2col::w::128` (`Some(true)`):
+    /// `offsets` are `{wHalo, wOffset}`.
+    pub im2col_w: Option<bool>,
     /// The generic address of the tensor map.
     pub map: Addr,
     pub coords: Vec<Src>,

@@ -2,8 +2,7 @@
 //! pixels a map, the coordinates and the im2col offsets select, the column
 //! they make in shared memory, and its bytes. The swizzle placement, the
 //! out-of-bounds fill and the element conversions are the tiled copy's
-//! ([`super::tile`]); `.im2col::w` and `.im2col::w::128` (sm_100) and
-//! interleaved layouts are left to others.
+//! ([`super::tile`]); interleaved layouts are left to others.
 //!
 //! Interpretations (ours), each with the text it reads and what an H100
 //! did (corpus/tensor/sm_90/im2col-sweep.jsonl.gz: 8,000 loads, every one
@@ -59,7 +58,52 @@
 //!    span and the pattern is the tiled copy's (5.5.7), the address
 //!    128-byte aligned. The complete-tx counts the rows' bytes. Confirmed.
 
-use super::map::{DataType, Im2col, Interleave, MapError, Mode, OobFill, TensorMap};
+//!
+//! `.im2col::w` and `.im2col::w::128` (sm_100; PTX ISA 5.5.5, from the text
+//! alone: no GPU at hand runs them) are read as follows (ours):
+//! 8. The walk is interpretation 4's with H and D held at their coordinates:
+//!    W steps by `elementStrides[1]` and, past the box's upper end, goes
+//!    back to the lower corner while N steps by its stride (5.5.5: "elements
+//!    are accessed across the W dimension only while keeping the H and D
+//!    dimension constant"; 5.5.5.1: "the size of the bounding box in D and H
+//!    dimensions are 1. The D and H dimensions in the tensor coordinates ...
+//!    specify the position of the bounding box"; 5.5.5.2: "the number of
+//!    elements traversed along only the W dimension is strided by the
+//!    traversal stride"). No im2col offsets are added; H and D need not lie
+//!    in a box (rows outside the tensor are filled).
+//! 9. The W coordinate is the first pixel; it may lie left of the box but
+//!    not right of it (5.5.5.1: "The first element can lie outside of the
+//!    Bounding Box in the W-dimension only and only on the left side of the
+//!    Bounding Box"); one right of it is [`TensorError::FilterOutsideBox`].
+//! 10. `wOffset` shifts the box and the first pixel along W (5.5.5.4:
+//!    "Bounding Box Lower Corner W += wOffset / Bounding Box Upper Corner W
+//!    += wOffset / W += wOffset").
+//! 11. `.im2col::w` takes `pixelsPerColumn` pixels, `.im2col::w::128` 128
+//!    (5.5.5.1: "Number of pixels loaded in im2col::w::128 mode is always
+//!    128. So, Pixels-per-Column is ignored").
+//! 12. The halo pixels are the next `wHalo` positions along W after the
+//!    last pixel of a group, stepping by the W stride in the same image
+//!    without going back to the lower corner, and are written right after
+//!    that group (5.5.5.3: "The halo pixels are always loaded in the shared
+//!    memory next to the main row pixels"). In `.im2col::w` the group is the
+//!    whole column ("specifies how many filter halo elements must be loaded
+//!    at the end of the image"; the example "loads 128 pixels and the two
+//!    halo pixels"); in `.im2col::w::128` each 32 pixels are a group ("the
+//!    halo elements are loaded after every 32 elements"), so the column has
+//!    `128 + 4 wHalo` pixels. Rows, fill and complete-tx are interpretation
+//!    7's over all the column's pixels.
+//! 13. `wHalo` lies in `[0, 512)` for `.im2col::w` and `[0, 32)` for
+//!    `.im2col::w::128`, `wOffset` in `[0, 32)` (9.7.9.25.5.2), else
+//!    [`TensorError::WHalo`] / [`TensorError::WOffset`]. The map must swizzle,
+//!    and not with 32-byte atomicity and 8-byte flip (5.5.5: "swizzling mode
+//!    must not be (i) no swizzle and (ii) 128-byte swizzle mode with 32-byte
+//!    atomicity with 8-byte flip"), and must not be interleaved (5.5.6: "The
+//!    interleave layout is not supported for .im2col::w and .im2col::w::128
+//!    modes"): such a map is invalid for these copies.
+
+use super::map::{
+    Atomicity, DataType, Im2col, Interleave, MapError, Mode, OobFill, Swizzle, TensorMap,
+};
 use super::tile::{check_smem, oob_nan, round_tf32, swizzle_tile};
 use super::tile::{BoxShape, Global, SharedTile, TensorError};
 
@@ -306,6 +350,18 @@ pub fn im2col_load(
     let shape = check_common(map, coords, offsets)?;
     let pixels = walk(map, coords, offsets, shape.counts[1])?;
     check_smem(smem_addr)?;
+    fill_column(map, &shape, &pixels, smem_addr, global)
+}
+
+/// The column of `pixels`, one row each (interpretations 6 and 7), placed
+/// by the swizzle.
+fn fill_column(
+    map: &TensorMap,
+    shape: &BoxShape,
+    pixels: &[[i64; 5]],
+    smem_addr: u32,
+    global: &dyn Global,
+) -> Result<SharedTile, TensorError> {
     let es = shape.elem as usize;
     let channels = shape.counts[0];
     let mut bytes = vec![0u8; shape.extent as usize];
@@ -341,6 +397,158 @@ pub fn im2col_load(
         }
     }
     Ok(swizzle_tile(map, smem_addr, SharedTile { bytes, written }))
+}
+
+/// `.im2col::w` or `.im2col::w::128` with its `im2colInfo` `{wHalo,
+/// wOffset}` (PTX ISA 9.7.9.25.5.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Im2colW {
+    /// `.im2col::w::128` rather than `.im2col::w`.
+    pub w128: bool,
+    pub w_halo: u16,
+    pub w_offset: u16,
+}
+
+impl Im2colW {
+    /// The largest `wHalo` (9.7.9.25.5.2: "Im2col::w mode : valid range is
+    /// [0, 512). - Im2col::w::128 mode : valid range is [0, 32)").
+    pub fn w_halo_max(w128: bool) -> u16 {
+        if w128 {
+            31
+        } else {
+            511
+        }
+    }
+    /// The largest `wOffset` (9.7.9.25.5.2: "whose valid range of values is
+    /// [0, 32)").
+    pub const W_OFFSET_MAX: u16 = 31;
+
+    /// The column's groups: (main pixels, halo pixels after them)
+    /// (interpretations 11 and 12).
+    fn groups(self, map: &TensorMap) -> (u32, u32) {
+        match (self.w128, map.mode) {
+            (true, _) => (4, 32),
+            (false, Mode::Im2col(ic)) => (1, ic.pixels_per_column),
+            _ => (1, 0),
+        }
+    }
+}
+
+/// The column of an `.im2col::w` / `.im2col::w::128` copy (interpretations
+/// 11 and 12): [`im2col_shape`]'s rows, as many as the main and halo pixels.
+pub fn im2col_w_shape(map: &TensorMap, w: Im2colW) -> Result<BoxShape, TensorError> {
+    let mut s = im2col_shape(map)?;
+    let (groups, main) = w.groups(map);
+    let pixels = groups.saturating_mul(main.saturating_add(w.w_halo as u32));
+    s.counts[1] = pixels;
+    s.bytes = s.row_bytes.saturating_mul(pixels);
+    s.extent = s.pitch.saturating_mul(pixels);
+    Ok(s)
+}
+
+/// The checks of an `.im2col::w` copy beyond the im2col ones
+/// (interpretation 13), and its column.
+fn check_w(map: &TensorMap, coords: &[i32], w: Im2colW) -> Result<BoxShape, TensorError> {
+    const RULE: &str = "PTX ISA 5.5.5";
+    if map.swizzle == Swizzle::None
+        || (map.swizzle == Swizzle::B128 && map.atomicity == Atomicity::B32Flip8)
+    {
+        return Err(TensorError::InvalidMap(MapError {
+            field: "swizzle".into(),
+            rule: "Note that the valid Swizzling Modes must be set. In other words, swizzling mode must not be (i) no swizzle and (ii) 128-byte swizzle mode with 32-byte atomicity with 8-byte flip",
+            source: RULE,
+        }));
+    }
+    if map.interleave != Interleave::None {
+        return Err(TensorError::InvalidMap(MapError {
+            field: "interleave".into(),
+            rule: "The interleave layout is not supported for .im2col::w and .im2col::w::128 modes",
+            source: "PTX ISA 5.5.6",
+        }));
+    }
+    if w.w_halo > Im2colW::w_halo_max(w.w128) {
+        return Err(TensorError::WHalo {
+            value: w.w_halo,
+            max: Im2colW::w_halo_max(w.w128),
+        });
+    }
+    if w.w_offset > Im2colW::W_OFFSET_MAX {
+        return Err(TensorError::WOffset { value: w.w_offset });
+    }
+    let zeros = vec![0u16; (map.rank as usize).saturating_sub(2)];
+    check_common(map, coords, &zeros)?;
+    im2col_w_shape(map, w)
+}
+
+/// The tensor coordinates of each pixel an `.im2col::w` copy reads, in
+/// column order, halo pixels included (interpretations 8 to 12).
+pub fn im2col_w_pixels(
+    map: &TensorMap,
+    coords: &[i32],
+    w: Im2colW,
+) -> Result<Vec<[i64; 5]>, TensorError> {
+    check_w(map, coords, w)?;
+    walk_w(map, coords, w)
+}
+
+fn walk_w(map: &TensorMap, coords: &[i32], w: Im2colW) -> Result<Vec<[i64; 5]>, TensorError> {
+    let r = map.rank as usize;
+    let shift = w.w_offset as i64;
+    let (lower, upper) = bounds(map, 1);
+    let (lower, upper) = (lower + shift, upper + shift);
+    let mut base = [0i64; 5];
+    for (i, b) in base.iter_mut().enumerate().take(r) {
+        *b = coords[i] as i64;
+    }
+    base[1] += shift;
+    if base[1] > upper {
+        return Err(TensorError::FilterOutsideBox {
+            dim: 1,
+            value: coords[1],
+            lower,
+            upper,
+        });
+    }
+    let step = map.element_strides[1].max(1) as i64;
+    let (groups, main) = w.groups(map);
+    let mut out = Vec::new();
+    for _ in 0..groups {
+        let mut last = base;
+        for _ in 0..main {
+            out.push(base);
+            last = base;
+            base[1] += step;
+            if base[1] > upper {
+                base[1] = lower;
+                base[r - 1] += map.element_strides[r - 1].max(1) as i64;
+            }
+        }
+        for j in 1..=w.w_halo as i64 {
+            let mut p = last;
+            p[1] += j * step;
+            out.push(p);
+        }
+    }
+    Ok(out)
+}
+
+/// What `cp.async.bulk.tensor.Nd.shared::cluster.global.im2col::w{::128}.mbarrier::complete_tx::bytes
+/// [smem_addr], [map, {coords}], [mbar], {wHalo, wOffset}` (or
+/// `.shared::cta`) writes at `[smem_addr, smem_addr + extent)` (`extent`
+/// from [`im2col_w_shape`]): the column of interpretations 8 to 13, each
+/// pixel a row as in [`im2col_load`], placed by the swizzle. From the spec
+/// only (sm_100).
+pub fn im2col_w_load(
+    map: &TensorMap,
+    coords: &[i32],
+    w: Im2colW,
+    smem_addr: u32,
+    global: &dyn Global,
+) -> Result<SharedTile, TensorError> {
+    let shape = check_w(map, coords, w)?;
+    let pixels = walk_w(map, coords, w)?;
+    check_smem(smem_addr)?;
+    fill_column(map, &shape, &pixels, smem_addr, global)
 }
 
 /// The global writes of `cp.async.bulk.tensor.Nd.global.shared::cta.im2col_no_offs.bulk_group
@@ -654,6 +862,153 @@ mod tests {
         let (m, _) = nhwc([-1, 0], [0, 0], 3);
         assert!(matches!(
             im2col_no_offs_store(&m, &[0, 0, 0, 0], 0, &smem),
+            Err(TensorError::InvalidMap(_))
+        ));
+    }
+
+    fn w_mode(w128: bool, w_halo: u16, w_offset: u16) -> Im2colW {
+        Im2colW {
+            w128,
+            w_halo,
+            w_offset,
+        }
+    }
+
+    /// [`nhwc`] under the 32-byte swizzle (the W modes need one).
+    fn nhwc_w(lower: i32, upper: i32, pixels: u32) -> (TensorMap, Vec<u8>) {
+        let (mut m, mem) = nhwc([lower, 0], [upper, 0], pixels);
+        m.swizzle = Swizzle::B32;
+        (m, mem)
+    }
+
+    fn w_ids(m: &TensorMap, c: &[i32], w: Im2colW, mem: &[u8]) -> Vec<Option<u8>> {
+        im2col_w_pixels(m, c, w)
+            .unwrap()
+            .iter()
+            .map(|p| {
+                let inside =
+                    (0..4).contains(&p[1]) && (0..4).contains(&p[2]) && (0..2).contains(&p[3]);
+                inside.then(|| mem[(p[1] * 16 + p[2] * 64 + p[3] * 256) as usize])
+            })
+            .collect()
+    }
+
+    #[test]
+    fn w_mode_walks_w_then_n_and_ends_with_the_halo() {
+        // Start at (n 0, h 2, w 1), 6 pixels: w 1..3 of image 0, w 0..2 of
+        // image 1 (h held at 2); then wHalo 2 more along W: w 3, and w 4
+        // outside the tensor.
+        let (m, mem) = nhwc_w(0, 0, 6);
+        let ids = w_ids(&m, &[0, 1, 2, 0], w_mode(false, 2, 0), &mem);
+        let n = None;
+        assert_eq!(
+            ids,
+            [
+                Some(9),
+                Some(10),
+                Some(11),
+                Some(24),
+                Some(25),
+                Some(26),
+                Some(27),
+                n
+            ]
+        );
+    }
+
+    #[test]
+    fn w_offset_shifts_the_box_and_the_first_pixel() {
+        // box [-1, 2] shifted by 1 to [0, 3]; W -1 becomes 0
+        let (m, mem) = nhwc_w(-1, -1, 5);
+        let ids = w_ids(&m, &[0, -1, 0, 0], w_mode(false, 0, 1), &mem);
+        assert_eq!(ids, [Some(0), Some(1), Some(2), Some(3), Some(16)]);
+    }
+
+    #[test]
+    fn the_first_pixel_may_lie_left_of_the_box_only() {
+        // box [1, 3]: W -1 and 0 lie left of it, then the box, then back to
+        // its lower corner in image 1
+        let (m, mem) = nhwc_w(1, 0, 6);
+        let ids = w_ids(&m, &[0, -1, 0, 0], w_mode(false, 0, 0), &mem);
+        assert_eq!(ids, [None, Some(0), Some(1), Some(2), Some(3), Some(17)]);
+        // box [0, 2]: W 3 lies right of it
+        let (m, _) = nhwc_w(0, -1, 6);
+        let e = im2col_w_pixels(&m, &[0, 3, 0, 0], w_mode(false, 0, 0));
+        assert!(matches!(
+            e,
+            Err(TensorError::FilterOutsideBox {
+                dim: 1,
+                value: 3,
+                lower: 0,
+                upper: 2
+            })
+        ));
+    }
+
+    #[test]
+    fn w128_takes_128_pixels_with_a_halo_after_every_32() {
+        let (m, _) = nhwc_w(0, 0, 6); // pixelsPerColumn ignored
+        let w = w_mode(true, 1, 0);
+        let px = im2col_w_pixels(&m, &[0, 0, 0, 0], w).unwrap();
+        assert_eq!(px.len(), 4 * 33);
+        // pixel 31 is (n 7, w 3); its halo is W 4 of image 7; pixel 32
+        // goes on at (n 8, w 0)
+        assert_eq!(px[31], [0, 3, 0, 7, 0]);
+        assert_eq!(px[32], [0, 4, 0, 7, 0]);
+        assert_eq!(px[33], [0, 0, 0, 8, 0]);
+        assert_eq!(im2col_w_shape(&m, w).unwrap().bytes, 132 * 16);
+    }
+
+    #[test]
+    fn w_mode_bytes_are_rows_under_the_swizzle() {
+        // The first test's 8 pixels, a 16-byte row each at a 32-byte pitch;
+        // the 32-byte swizzle swaps the 16-byte halves of 128..256.
+        let (m, mem) = nhwc_w(0, 0, 6);
+        let w = w_mode(false, 2, 0);
+        let g = |a: u64, n: usize| {
+            let o = a.checked_sub(0x1000)? as usize;
+            mem.get(o..o + n).map(|s| s.to_vec())
+        };
+        let b = im2col_w_load(&m, &[0, 1, 2, 0], w, 0, &g).unwrap().bytes;
+        assert_eq!(b.len(), 256);
+        assert_eq!(im2col_w_shape(&m, w).unwrap().bytes, 8 * 16);
+        let at = |k: usize| if k < 4 { 32 * k } else { 32 * k + 16 };
+        let ids: Vec<u8> = (0..8).map(|k| b[at(k)]).collect();
+        assert_eq!(ids, [9, 10, 11, 24, 25, 26, 27, 0]);
+        assert_eq!(b[at(0) + 1], 0x81);
+        assert_eq!(&b[at(7)..at(7) + 16], &[0u8; 16]);
+    }
+
+    #[test]
+    fn w_mode_operands_and_maps_are_checked() {
+        let (m, _) = nhwc_w(0, 0, 6);
+        let c = [0, 0, 0, 0];
+        assert!(matches!(
+            im2col_w_pixels(&m, &c, w_mode(false, 512, 0)),
+            Err(TensorError::WHalo {
+                value: 512,
+                max: 511
+            })
+        ));
+        assert!(im2col_w_pixels(&m, &c, w_mode(false, 511, 0)).is_ok());
+        assert!(matches!(
+            im2col_w_pixels(&m, &c, w_mode(true, 32, 0)),
+            Err(TensorError::WHalo { value: 32, max: 31 })
+        ));
+        assert!(matches!(
+            im2col_w_pixels(&m, &c, w_mode(false, 0, 32)),
+            Err(TensorError::WOffset { value: 32 })
+        ));
+        let (plain, _) = nhwc([0, 0], [0, 0], 6);
+        assert!(matches!(
+            im2col_w_pixels(&plain, &c, w_mode(false, 0, 0)),
+            Err(TensorError::InvalidMap(_))
+        ));
+        let mut flip = m;
+        flip.swizzle = Swizzle::B128;
+        flip.atomicity = Atomicity::B32Flip8;
+        assert!(matches!(
+            im2col_w_pixels(&flip, &c, w_mode(false, 0, 0)),
             Err(TensorError::InvalidMap(_))
         ));
     }

@@ -18,7 +18,8 @@ pub mod tile;
 
 pub use gather::{gather4_load, gather4_shape, scatter4_store, scatter4_store_runs, GATHER4_ROWS};
 pub use im2col::{
-    im2col_bytes, im2col_load, im2col_no_offs_store, im2col_offset_max, im2col_pixels, im2col_shape,
+    im2col_bytes, im2col_load, im2col_no_offs_store, im2col_offset_max, im2col_pixels,
+    im2col_shape, im2col_w_load, im2col_w_pixels, im2col_w_shape, Im2colW,
 };
 pub use map::{
     Atomicity, DataType, Im2col, Interleave, L2Promotion, MapError, Mode, OobFill, Swizzle,

@@ -119,6 +119,12 @@ pub enum TensorError {
     /// A `.tile::gather4` or `.tile::scatter4` copy that breaks a rule of
     /// the mode (the rule quoted).
     Gather4(&'static str),
+    /// An `.im2col::w` copy's `wHalo` past its range (PTX 9.7.9.25.5.2:
+    /// "[0, 512)" for `.im2col::w`, "[0, 32)" for `.im2col::w::128`).
+    WHalo { value: u16, max: u16 },
+    /// An `.im2col::w` copy's `wOffset` past its range (PTX 9.7.9.25.5.2:
+    /// "whose valid range of values is [0, 32)").
+    WOffset { value: u16 },
 }
 
 impl fmt::Display for TensorError {
@@ -155,6 +161,14 @@ impl fmt::Display for TensorError {
                 "the im2col offset of dimension {dim} is {value}, past its range [0, {max}] (PTX ISA 5.5.4.1)"
             ),
             TensorError::Gather4(rule) => write!(f, "{rule}"),
+            TensorError::WHalo { value, max } => write!(
+                f,
+                "wHalo is {value}, past {max} (PTX ISA 9.7.9.25.5.2)"
+            ),
+            TensorError::WOffset { value } => write!(
+                f,
+                "wOffset is {value}: Argument wOffset is a 16bit unsigned integer whose valid range of values is [0, 32) (PTX ISA 9.7.9.25.5.2)"
+            ),
             TensorError::FilterOutsideBox { dim, value, lower, upper } => write!(
                 f,
                 "coordinate {dim} is {value}, outside the Bounding Box [{lower}, {upper}]: The filter corner location must be within the bounding box (PTX ISA 5.5.4.1)"

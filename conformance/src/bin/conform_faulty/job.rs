@@ -35,12 +35,17 @@ fn one() -> [u32; 3] {
 }
 
 /// A global buffer parameter: read from `file`, or (with `fill`) made of
-/// `bytes` bytes of `fill` and written to `file` after the kernel.
+/// `bytes` bytes of `fill` and written to `file` after the kernel; or a
+/// tensor map (`tensor_map`, the text form of
+/// `ptx_semantics::tensor::MapText`, `base=in|out`).
 #[derive(Debug, Deserialize)]
 pub struct Param {
+    #[serde(default)]
     pub file: String,
+    #[serde(default)]
     pub bytes: usize,
     pub fill: Option<u8>,
+    pub tensor_map: Option<String>,
 }
 
 impl Job {
@@ -57,6 +62,10 @@ impl Job {
             .map_err(|e| format!("{}: {e}", kernel.display()))?;
         let mut args = Vec::new();
         for p in &self.params {
+            if let Some(t) = &p.tensor_map {
+                args.push(ptx_conformance::run::impls::tensor_map_arg(t)?);
+                continue;
+            }
             let bytes = match p.fill {
                 Some(fill) => vec![fill; p.bytes],
                 None => {
@@ -83,11 +92,13 @@ impl Job {
         let in_index = self
             .params
             .iter()
-            .position(|p| p.fill.is_none())
+            .position(|p| p.fill.is_none() && p.tensor_map.is_none())
             .ok_or("the job has no input parameter")?;
         let input = match &args[in_index] {
             Arg::Buffer { bytes, .. } => bytes.clone(),
-            Arg::Bytes(_) | Arg::TensorMap { .. } => unreachable!("every parameter is a buffer"),
+            Arg::Bytes(_) | Arg::TensorMap { .. } => {
+                return Err("the input parameter is not a buffer".into())
+            }
         };
         let mut launch = Launch::new(self.grid, self.block, args);
         launch.cluster = Some(self.cluster);

@@ -62,12 +62,10 @@ impl Decoder<'_> {
         let forms = self.forms(ins)?;
         let b = self.first(&forms, ins)?;
         let id = b.form.row.id;
-        if id.contains("im2col::w") {
-            return Err(self.unsupported(
-                ins,
-                ".im2col::w and .im2col::w::128 (sm_100) are not modelled yet",
-            ));
-        }
+        // `{wHalo, wOffset}` take the offsets' place
+        let im2col_w = id
+            .contains("im2col::w")
+            .then(|| ins.quals.iter().any(|q| q == ".im2col::w::128"));
         let rows4 = id.contains("gather4") || id.contains("scatter4");
         if b.has(".cta_group::2") {
             return Err(self.unsupported(ins, ".cta_group::2 (sm_100) is not modelled yet"));
@@ -151,6 +149,7 @@ impl Decoder<'_> {
             dim,
             im2col,
             rows4,
+            im2col_w,
             map,
             coords,
             offsets,

@@ -71,6 +71,8 @@ pub(super) struct TensorOp {
     pub im2col: bool,
     /// `.tile::gather4` (loads) or `.tile::scatter4` (stores).
     pub rows4: bool,
+    /// `.im2col::w` or `.im2col::w::128`, with `{wHalo, wOffset}`.
+    pub im2col_w: Option<tensor::Im2colW>,
     /// The shared address the box starts at (the destination of a load,
     /// the source of a store), in the shared::cta window.
     pub smem_addr: u32,
@@ -161,6 +163,9 @@ impl Machine<'_> {
     /// The bytes a load puts at `smem_addr`, reading global memory
     /// through `global`.
     fn tensor_tile(op: &TensorOp, global: &dyn tensor::Global) -> Result<SharedTile, TensorError> {
+        if let Some(w) = op.im2col_w {
+            return tensor::im2col_w_load(&op.map, &op.coords, w, op.smem_addr, global);
+        }
         if op.im2col {
             return tensor::im2col_load(&op.map, &op.coords, &op.offsets, op.smem_addr, global);
         }
@@ -225,7 +230,34 @@ impl Machine<'_> {
             .into_iter()
             .map(|v| v as u16)
             .collect();
-        if let Some(p) = table::im2col_offset(ins.dim) {
+        let im2col_w = match ins.im2col_w {
+            Some(w128) => {
+                let [w_halo, w_offset] = offsets[..] else {
+                    self.asy.note = format!(
+                        "{} im2colInfo values, not {{wHalo, wOffset}}",
+                        offsets.len()
+                    );
+                    return Err(Stop::Undefined(IM2COL));
+                };
+                for (p, v) in table::im2col_w_info(w128)
+                    .into_iter()
+                    .zip([w_halo, w_offset])
+                {
+                    let e = Env {
+                        a: u64::from(v),
+                        ..env
+                    };
+                    precond::check(&self.profile, p, &e).map_err(Stop::Undefined)?;
+                }
+                Some(tensor::Im2colW {
+                    w128,
+                    w_halo,
+                    w_offset,
+                })
+            }
+            None => None,
+        };
+        if let (None, Some(p)) = (im2col_w, table::im2col_offset(ins.dim)) {
             for &o in &offsets {
                 let e = Env {
                     a: u64::from(o),
@@ -262,7 +294,11 @@ impl Machine<'_> {
             self.asy.note = e.to_string();
             return Err(Stop::Undefined(MAP_INVALID));
         }
-        let (extent, bytes) = if ins.im2col {
+        let (extent, bytes) = if let Some(w) = im2col_w {
+            tensor::im2col_bytes(&map)
+                .and_then(|_| tensor::im2col_w_shape(&map, w))
+                .map(|s| (s.extent, s.bytes))
+        } else if ins.im2col {
             tensor::im2col_bytes(&map).and_then(|b| Ok((tensor::im2col_shape(&map)?.extent, b)))
         } else if ins.rows4 {
             tensor::gather4_shape(&map).map(|s| (s.extent, s.bytes))
@@ -277,6 +313,7 @@ impl Machine<'_> {
             offsets,
             im2col: ins.im2col,
             rows4: ins.rows4,
+            im2col_w,
             smem_addr: 0,
             shared: Vec::new(),
             extent,
