@@ -55,22 +55,6 @@ const WITHOUT: &[(&str, &str)] = &[
         "st.async.release",
         "the release form to global memory (sm_100) is not modelled yet",
     ),
-    // Tensor-copy modes the simulator does not run yet (the tiled and
-    // im2col loads, stores and reductions, the prefetches of both and
-    // sm_100's `.tile::gather4` and `.tile::scatter4` have groups:
-    // gen/src/suite/tensor.rs).
-    (
-        "cp.async.bulk.prefetch.tensor.im2col::w",
-        ".im2col::w (sm_100): modelled from the spec, no suite groups yet",
-    ),
-    (
-        "cp.async.bulk.tensor.shared::cluster.global.im2col::w",
-        ".im2col::w (sm_100): modelled from the spec, no suite groups yet",
-    ),
-    (
-        "cp.async.bulk.tensor.shared::cta.global.im2col::w",
-        ".im2col::w (sm_100): modelled from the spec, no suite groups yet",
-    ),
 ];
 
 /// Forms of the suite whose instruction the catalogue does not have (it

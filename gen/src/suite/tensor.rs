@@ -259,6 +259,20 @@ fn draw_im2col_store_map(rng: &mut SplitMix64, rank: u32, ty: DataType) -> Tenso
     }
 }
 
+/// A random valid map for `.im2col::w{::128}` (PTX ISA 5.5.5: the
+/// swizzling mode "must not be (i) no swizzle and (ii) 128-byte swizzle
+/// mode with 32-byte atomicity with 8-byte flip"), its column small enough
+/// for 128 pixels.
+fn draw_im2col_w_map(rng: &mut SplitMix64, rank: u32, ty: DataType, w128: bool) -> TensorMap {
+    loop {
+        let m = draw_im2col_map(rng, rank, ty);
+        let small = tensor::im2col_shape(&m).is_ok_and(|s| !w128 || s.pitch <= 64);
+        if m.swizzle != Swizzle::None && small {
+            return m;
+        }
+    }
+}
+
 /// The coordinates of an `.im2col_no_offs` store: a channel run inside the
 /// row, the filter base at the box's lower corner, the case's image.
 fn draw_im2col_store_coords(rng: &mut SplitMix64, m: &TensorMap, case: u64) -> Vec<i32> {
@@ -497,7 +511,10 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
     };
     let im2col = text.contains(".im2col");
     let rows4 = text.contains(".tile::gather4") || text.contains(".tile::scatter4");
-    let vt = if rows4 { VT100 } else { VT };
+    // `.im2col::w{::128}`: one wHalo a group, a wOffset a case
+    let wmode = text.contains(".im2col::w");
+    let w128 = text.contains(".im2col::w::128");
+    let vt = if rows4 || wmode { VT100 } else { VT };
     let mut map = if rows4 {
         let mut m = draw_map(&mut rng, rank, dir, ty);
         // the map's box is one row (the rows are the row indices')
@@ -510,12 +527,27 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
         m
     } else if im2col && dir != Dir::Load {
         draw_im2col_store_map(&mut rng, rank, ty)
+    } else if wmode {
+        draw_im2col_w_map(&mut rng, rank, ty, w128)
     } else if im2col {
         draw_im2col_map(&mut rng, rank, ty)
     } else {
         draw_map(&mut rng, rank, dir, ty)
     };
-    let (extent, bytes) = if im2col {
+    let w_halo = if wmode {
+        range(&mut rng, 0, 3) as u16
+    } else {
+        0
+    };
+    let w_of = |w_offset: u16| tensor::Im2colW {
+        w128,
+        w_halo,
+        w_offset,
+    };
+    let (extent, bytes) = if wmode {
+        let shape = tensor::im2col_w_shape(&map, w_of(0)).expect("a drawn map is im2col");
+        (shape.extent, shape.bytes)
+    } else if im2col {
         let shape = tensor::im2col_shape(&map).expect("a drawn map is im2col");
         (shape.extent, shape.bytes)
     } else if rows4 {
@@ -571,6 +603,9 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
                 (draw_rows4_coords(&mut rng, &map, dir, i), Vec::new())
             } else if im2col && dir != Dir::Load {
                 (draw_im2col_store_coords(&mut rng, &map, i), Vec::new())
+            } else if wmode {
+                let (c, _) = draw_im2col_coords(&mut rng, &map);
+                (c, vec![w_halo, range(&mut rng, 0, 3) as u16])
             } else if im2col {
                 draw_im2col_coords(&mut rng, &map)
             } else {
@@ -598,7 +633,9 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
                 // with multicast, the first CTA of the pair issues
                 let k = if multicast { i & !1 } else { i };
                 let c = &coords_of[k];
-                let tile = if im2col {
+                let tile = if wmode {
+                    tensor::im2col_w_load(&map, c, w_of(offsets_of[k][1]), SMEM, &global)
+                } else if im2col {
                     tensor::im2col_load(&map, c, &offsets_of[k], SMEM, &global)
                 } else if rows4 {
                     tensor::gather4_load(&map, c, SMEM, &global)
@@ -668,11 +705,22 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
         );
         (copy_text.as_str(), text)
     } else if prefetch {
-        copy_text =
-            format!(
+        copy_text = format!(
             "cp.async.bulk.tensor.{rank}d.shared::cluster.global.{}.mbarrier::complete_tx::bytes{}",
-            if im2col { "im2col" } else { "tile" },
-            if text.contains(".L2::cache_hint") { ".L2::cache_hint" } else { "" }
+            if w128 {
+                "im2col::w::128"
+            } else if wmode {
+                "im2col::w"
+            } else if im2col {
+                "im2col"
+            } else {
+                "tile"
+            },
+            if text.contains(".L2::cache_hint") {
+                ".L2::cache_hint"
+            } else {
+                ""
+            }
         );
         (copy_text.as_str(), text)
     } else {
@@ -734,7 +782,9 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
             multicast,
             dims: ncoords,
             coords,
-            noffsets: if im2col && dir == Dir::Load {
+            noffsets: if wmode {
+                2
+            } else if im2col && dir == Dir::Load {
                 rank - 2
             } else {
                 0
@@ -742,7 +792,7 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
             offsets: if im2col && dir == Dir::Load {
                 format!(
                     "{{{}}}",
-                    (0..rank - 2)
+                    (0..if wmode { 2 } else { rank - 2 })
                         .map(|d| format!("%o{d}"))
                         .collect::<Vec<_>>()
                         .join(", ")
@@ -762,7 +812,7 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
         1,
     );
     let family = instr;
-    let (provenance, note) = if rows4 {
+    let (provenance, note) = if rows4 || wmode {
         (
             Provenance::Spec,
             "sm_100 only: the GPUs at hand (sm_90) reject it".to_string(),
@@ -835,9 +885,11 @@ pub fn plans() -> Vec<Plan> {
         }
     }
     for instr in ["cp.async.bulk.tensor", "cp.async.bulk.prefetch.tensor"] {
-        for text in rows4_spellings(instr) {
+        for text in rows4_spellings(instr).into_iter().chain(w_spellings(instr)) {
             let set = if text.contains("scatter4") {
                 "scatter4"
+            } else if text.contains("im2col::w") {
+                "im2col-w"
             } else {
                 "gather4"
             };
@@ -850,6 +902,15 @@ pub fn plans() -> Vec<Plan> {
         }
     }
     p
+}
+
+/// The sm_100a spellings of `instr` in `.im2col::w` or `.im2col::w::128`
+/// mode that have groups (all but `.cta_group::2`).
+pub fn w_spellings(instr: &str) -> Vec<String> {
+    spelled(instr, VT100)
+        .into_iter()
+        .filter(|t| t.contains(".im2col::w") && !t.contains(".cta_group::2"))
+        .collect()
 }
 
 /// The sm_100a spellings of `instr` in `.tile::gather4` or
