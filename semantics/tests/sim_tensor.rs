@@ -705,3 +705,81 @@ fn gather4_and_scatter4_move_four_rows_by_their_indices() {
         k => panic!("{k:?}"),
     }
 }
+
+/// `.cta_group::2` multicast into a CTA pair, the mbarrier in the first
+/// CTA: both signals go to it (PTX ISA 9.7.9.25.5.2: "the mbarrier signal
+/// is sent either to the destination CTA or its peer-CTA based on CTAs
+/// %cluster_ctarank parity of shared memory where the mbarrier object mbar
+/// resides"), so it expects both copies' bytes; the second CTA reads its
+/// box after a cluster barrier.
+const PAIR: &str = "\
+	.reg .pred %p<4>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<8>;
+	.reg .b64 %tmi;
+	.shared .align 1024 .b8 tile[1024];
+	.shared .align 8 .b64 bar;
+	ld.param.u64 %rd5, [pout];
+	mov.b64 %tmi, min;
+	cvta.param.u64 %tmi, %tmi;
+	mov.u32 %r6, %cluster_ctarank;
+	setp.eq.u32 %p1, %r6, 0;
+	@%p1 mbarrier.init.shared::cta.b64 [bar], 1;
+	fence.mbarrier_init.release.cluster;
+	@%p1 mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [bar], 2048;
+	barrier.cluster.arrive;
+	barrier.cluster.wait;
+	@%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.GROUP [tile], [%tmi, {0, 0}], [bar], 3;
+	@!%p1 bra DONE;
+WAIT:
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;
+	@!%p2 bra WAIT;
+DONE:
+	barrier.cluster.arrive;
+	barrier.cluster.wait;
+	ld.shared.v4.u32 {%r1, %r2, %r3, %r4}, [tile+1008];
+	mul.wide.u32 %rd6, %r6, 16;
+	add.u64 %rd5, %rd5, %rd6;
+	st.global.v4.u32 [%rd5], {%r1, %r2, %r3, %r4};
+	ret;";
+
+#[test]
+fn cta_group_2_multicast_signals_the_mbarrier_of_the_pair() {
+    let min = map2d(IN, 64, 8, 256, [32, 8], Swizzle::None);
+    let input = words(64 * 8, 11);
+    let launch = Launch::new(
+        [2, 1, 1],
+        [1, 1, 1],
+        vec![
+            Arg::Buffer {
+                addr: Some(IN),
+                bytes: input.clone(),
+            },
+            Arg::Buffer {
+                addr: Some(OUT),
+                bytes: vec![0; 32],
+            },
+            Arg::Bytes(min.to_bytes().to_vec()),
+        ],
+    );
+    let run = |group: &str| {
+        let body = PAIR
+            .replace("GROUP", group)
+            .replace(".version 8.7\n.target sm_90a", "");
+        let src = format!(
+            ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k(.param .u64 pin, .param .u64 pout, .param .align 64 .b8 min[128])\n.reqnctapercluster 2, 1, 1\n{{\n{body}\n}}\n"
+        );
+        let module = parse(&src).unwrap_or_else(|e| panic!("{e:?}\n{src}"));
+        let prog = sim::prepare(&module, "k", &WindowProfile::SM90).unwrap();
+        sim::run(&prog, &launch).unwrap()
+    };
+    let o = run("cta_group::2");
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+    let want = &input[7 * 256 + 28 * 4..][..16];
+    assert_eq!(&o.buffers[1].bytes[..16], want);
+    assert_eq!(&o.buffers[1].bytes[16..], want);
+    // with `.cta_group::1` the second signal goes to the second CTA's
+    // mbarrier, which nobody initialised
+    let o = run("cta_group::1");
+    assert!(!o.reports.is_empty() || !o.undefined_results.is_empty());
+}

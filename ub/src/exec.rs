@@ -647,12 +647,13 @@ fn async_preconditions(
                 dst_space,
                 mbar: m,
                 cta_mask,
+                cta_pair,
                 ..
             } = &t.dir
             {
                 let t = terms.with(Var::Mbar, s.address(path, *m));
                 all(table::mbarrier(MbarOp::Bulk, *dst_space), &t);
-                all(vec![&table::TENSOR_MBAR_SAME_CTA], &t);
+                all(vec![table::tensor_mbar(*cta_pair)], &t);
                 if let Some(c) = cta_mask {
                     let t = t.with(Var::CtaMask, mask64(&s.value(path, *c), 16));
                     all(vec![table::bulk_multicast()], &t);

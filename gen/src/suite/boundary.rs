@@ -554,6 +554,7 @@ pub const NOT_AT_AN_EDGE: &[(&str, &str)] = &[
     ("cp.async.bulk.tensor.map.space", "its edge is the last shared or local address and the first past it, where no map can be: not generated yet"),
     ("cp.async.bulk.tensor.map.aligned", "its edge is a parameter map 64 bytes into the parameter space and one 16 further, which a .param declaration cannot place (ptxas aligns it): not generated yet"),
     ("cp.async.bulk.tensor.mbar.same-cta", "its edge is between two CTAs of a cluster: not generated yet"),
+    ("cp.async.bulk.tensor.mbar.cta-pair", "its edge is between two CTA pairs of a cluster (`.cta_group::2`, sm_100): not generated yet"),
     ("cp.async.bulk.tensor.im2col.offset.4d", "its edge (offset 255 and 256) needs the im2col groups' offsets at the range's end, which the tensor suite does not generate yet"),
     ("cp.async.bulk.tensor.im2col.offset.5d", "as cp.async.bulk.tensor.im2col.offset.4d (31 and 32)"),
     ("cp.async.bulk.tensor.im2col::w.wHalo", "its edge (511 and 512) needs an .im2col::w copy (sm_100's) with wHalo from the row: not generated yet"),

@@ -734,6 +734,34 @@ pub static TENSOR_MBAR_SAME_CTA: Precondition = Precondition {
     effect: Effect::Behaviour,
     holds: Cond::Eq(&Term::Shr(&ADDR, &RANK_SHIFT), &Term::Shr(&MBAR, &RANK_SHIFT)),
 };
+/// The CTA pair of an address in the shared window (its CTA's rank
+/// without bit 0: a CTA and its peer-CTA share it).
+const ADDR_PAIR: Term = Term::Shr(&ADDR_CTA, &ONE);
+const MBAR_PAIR: Term = Term::Shr(&MBAR_CTA, &ONE);
+const ADDR_CTA: Term = Term::Shr(&ADDR, &RANK_SHIFT);
+const MBAR_CTA: Term = Term::Shr(&MBAR, &RANK_SHIFT);
+const ONE: Term = Term::Lit(1);
+/// With `.cta_group::2`, the mbarrier (`Var::Mbar`) in the destination's
+/// (`Var::Addr`) CTA or its peer-CTA (the CTA whose `%cluster_ctarank`
+/// differs in bit 0 only: the CTA pair of the tcgen05 sections).
+pub static TENSOR_MBAR_PAIR: Precondition = Precondition {
+    id: "cp.async.bulk.tensor.mbar.cta-pair",
+    section: "9.7.9.25.5.2",
+    rule: "When .cta_group::2 is specified, the mbarrier object mbar can be in shared memory of either the same CTA as the shared memory destination dstMem or in its peer-CTA",
+    effect: Effect::Behaviour,
+    holds: Cond::Eq(&ADDR_PAIR, &MBAR_PAIR),
+};
+
+/// The rule on a load's mbarrier: [`TENSOR_MBAR_SAME_CTA`], or with
+/// `.cta_group::2` ([`TENSOR_MBAR_PAIR`]).
+pub fn tensor_mbar(cta_pair: bool) -> &'static Precondition {
+    if cta_pair {
+        &TENSOR_MBAR_PAIR
+    } else {
+        &TENSOR_MBAR_SAME_CTA
+    }
+}
+
 const IM2COL_OFFSET_RANGE: &str = "im2col offsets: the range of values for each dimension is [0, 2^16-1] for 3D, [0, 2^8-1] for 4D, [0, 2^5-1] for 5D (the offsets are the im2colInfo operand, .u16 each)";
 /// One im2col offset (`Var::A`, 16 bits) of a 4D copy; the map's rank is
 /// the instruction's `.dim` (else the copy breaks the map's `.dim` rule).
@@ -1224,6 +1252,7 @@ static BESIDE_ROWS: &[&Precondition] = &[
     &ST_ASYNC_MBAR_SHARED,
     &BULK_CTA_MASK,
     &TENSOR_MBAR_SAME_CTA,
+    &TENSOR_MBAR_PAIR,
     &IM2COL_OFFSET_4D,
     &IM2COL_OFFSET_5D,
     &IM2COL_W_HALO,

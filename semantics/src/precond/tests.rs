@@ -210,7 +210,8 @@ fn every_selected_precondition_is_listed() {
         selected.extend(table::tensor_copy(table::TensorWay::Load(space)));
     }
     selected.extend(table::tensor_copy(table::TensorWay::Store));
-    selected.push(&table::TENSOR_MBAR_SAME_CTA);
+    selected.push(table::tensor_mbar(false));
+    selected.push(table::tensor_mbar(true));
     selected.extend((1..=5).filter_map(table::im2col_offset));
     for space in [Space::Generic, Space::Global, Space::SharedCta] {
         selected.extend(table::tensormap_replace(space));

@@ -518,6 +518,8 @@ pub enum TensorDir {
         dst_space: Space,
         mbar: Addr,
         cta_mask: Option<Src>,
+        /// `.cta_group::2`: the mbarrier may be the peer-CTA's.
+        cta_pair: bool,
     },
     /// shared::cta -> global, `.bulk_group`; with `reduce`, the
     /// `cp.reduce.async.bulk.tensor` operation.

@@ -67,9 +67,6 @@ impl Decoder<'_> {
             .contains("im2col::w")
             .then(|| ins.quals.iter().any(|q| q == ".im2col::w::128"));
         let rows4 = id.contains("gather4") || id.contains("scatter4");
-        if b.has(".cta_group::2") {
-            return Err(self.unsupported(ins, ".cta_group::2 (sm_100) is not modelled yet"));
-        }
         let im2col = id.contains("im2col");
         let dim = ins
             .quals
@@ -99,6 +96,7 @@ impl Decoder<'_> {
                     dst_space,
                     mbar,
                     cta_mask: None,
+                    cta_pair: b.has(".cta_group::2"),
                 },
                 self.operand(ins, 1)?,
             )
@@ -135,12 +133,14 @@ impl Decoder<'_> {
                 dst,
                 dst_space,
                 mbar,
+                cta_pair,
                 ..
             } if b.has(".multicast::cluster") => TensorDir::Load {
                 dst,
                 dst_space,
                 mbar,
                 cta_mask: Some(self.value(self.operand(ins, k)?, ".b16", ins)?),
+                cta_pair,
             },
             d => d,
         };

@@ -268,14 +268,17 @@ impl Machine<'_> {
         }
         let mbar_key = match ins.dir {
             TensorDir::Load {
-                dst_space, mbar, ..
+                dst_space,
+                mbar,
+                cta_pair,
+                ..
             } => {
                 let key = self.mbar_at(w, l, mbar, dst_space, MbarOp::Bulk, 0)?;
                 let e = Env {
                     mbar: self.address(w, l, mbar)?,
                     ..env
                 };
-                precond::check(&self.profile, &table::TENSOR_MBAR_SAME_CTA, &e)
+                precond::check(&self.profile, table::tensor_mbar(cta_pair), &e)
                     .map_err(Stop::Undefined)?;
                 Some(key)
             }
@@ -337,6 +340,7 @@ impl Machine<'_> {
                 dst,
                 dst_space,
                 cta_mask,
+                cta_pair,
                 ..
             } => {
                 op.load = true;
@@ -371,7 +375,15 @@ impl Machine<'_> {
                                 return Err(Stop::Undefined(OUTSIDE));
                             }
                             op.shared.push(Loc::Shared(r, off));
-                            op.mbars.push((r, key.1));
+                            // `.cta_group::2`: "the mbarrier signal is sent either
+                            // to the destination CTA or its peer-CTA based on
+                            // CTAs %cluster_ctarank parity of shared memory where
+                            // the mbarrier object mbar resides"
+                            let m = if cta_pair { (r & !1) | (key.0 & 1) } else { r };
+                            if m >= self.ctas.len() {
+                                return Err(Stop::Undefined(table::TENSOR_MBAR_PAIR.undefined()));
+                            }
+                            op.mbars.push((m, key.1));
                         }
                     }
                     None => {
