@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 
 mod common;
 
-use common::sweep::{b64, i64s, u64s};
+use common::sweep::{b64, i64s, print_tally, u64s, Tally};
 
 fn records() -> Vec<Value> {
     common::sweep::records("PTX_TENSOR_SWEEP", "tensor-sweep.jsonl.gz")
@@ -178,14 +178,6 @@ fn class(r: &Value) -> String {
         r["f"],
         r["pos"].as_str().unwrap_or("-")
     )
-}
-
-#[derive(Default)]
-struct Tally {
-    configs: usize,
-    bytes: u64,
-    differing: usize,
-    refused: usize,
 }
 
 /// The shared memory a load record's kernel read back, by the model: the
@@ -379,25 +371,7 @@ fn loads_and_stores_match_the_hardware() {
             faults.push(line);
         }
     }
-    eprintln!(
-        "{:40} {:>8} {:>10} {:>8} {:>8}",
-        "class", "configs", "bytes", "differ", "refused"
-    );
-    let mut total = Tally::default();
-    for (k, t) in &tally {
-        eprintln!(
-            "{k:40} {:>8} {:>10} {:>8} {:>8}",
-            t.configs, t.bytes, t.differing, t.refused
-        );
-        total.configs += t.configs;
-        total.bytes += t.bytes;
-        total.differing += t.differing;
-        total.refused += t.refused;
-    }
-    eprintln!(
-        "{:40} {:>8} {:>10} {:>8} {:>8}",
-        "all", total.configs, total.bytes, total.differing, total.refused
-    );
+    let total = print_tally(&tally);
     eprintln!("stores where the H100 writes past the row's last element: {granule_stores}");
     for l in refused.iter().take(20) {
         eprintln!("refused: {l}");

@@ -32,7 +32,7 @@ use std::collections::BTreeMap;
 
 mod common;
 
-use common::sweep::{b64, i64s, u64s};
+use common::sweep::{b64, i64s, print_tally, u64s, Tally};
 
 fn records() -> Vec<Value> {
     common::sweep::records("PTX_IM2COL_SWEEP", "im2col-sweep.jsonl.gz")
@@ -277,37 +277,6 @@ fn class(r: &Value) -> String {
         r["f"],
         r["pos"].as_str().unwrap_or("-")
     )
-}
-
-#[derive(Default)]
-struct Tally {
-    configs: usize,
-    bytes: u64,
-    differing: usize,
-    refused: usize,
-}
-
-fn print_tally(tally: &BTreeMap<String, Tally>) -> Tally {
-    eprintln!(
-        "{:32} {:>8} {:>10} {:>8} {:>8}",
-        "class", "configs", "bytes", "differ", "refused"
-    );
-    let mut total = Tally::default();
-    for (k, t) in tally {
-        eprintln!(
-            "{k:32} {:>8} {:>10} {:>8} {:>8}",
-            t.configs, t.bytes, t.differing, t.refused
-        );
-        total.configs += t.configs;
-        total.bytes += t.bytes;
-        total.differing += t.differing;
-        total.refused += t.refused;
-    }
-    eprintln!(
-        "{:32} {:>8} {:>10} {:>8} {:>8}",
-        "all", total.configs, total.bytes, total.differing, total.refused
-    );
-    total
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! gzip), shared by the tensor tests that recompute them with the model.
 
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::path::PathBuf;
 
@@ -62,4 +63,38 @@ pub fn b64(s: &str) -> Vec<u8> {
         }
     }
     out
+}
+
+/// Configurations, bytes compared, differing and refused, per class of
+/// record.
+#[derive(Default)]
+pub struct Tally {
+    pub configs: usize,
+    pub bytes: u64,
+    pub differing: usize,
+    pub refused: usize,
+}
+
+/// Prints the tallies (standard error) and returns their sum.
+pub fn print_tally(tally: &BTreeMap<String, Tally>) -> Tally {
+    eprintln!(
+        "{:40} {:>8} {:>10} {:>8} {:>8}",
+        "class", "configs", "bytes", "differ", "refused"
+    );
+    let mut total = Tally::default();
+    for (k, t) in tally {
+        eprintln!(
+            "{k:40} {:>8} {:>10} {:>8} {:>8}",
+            t.configs, t.bytes, t.differing, t.refused
+        );
+        total.configs += t.configs;
+        total.bytes += t.bytes;
+        total.differing += t.differing;
+        total.refused += t.refused;
+    }
+    eprintln!(
+        "{:40} {:>8} {:>10} {:>8} {:>8}",
+        "all", total.configs, total.bytes, total.differing, total.refused
+    );
+    total
 }
