@@ -408,6 +408,8 @@ struct Ctx<'a> {
     prefetch: &'a str,
     hint: bool,
     multicast: bool,
+    /// `.cta_group::2`.
+    pair: bool,
     dims: u32,
     coords: String,
     noffsets: u32,
@@ -511,10 +513,11 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
     };
     let im2col = text.contains(".im2col");
     let rows4 = text.contains(".tile::gather4") || text.contains(".tile::scatter4");
+    let pair = text.contains(".cta_group::2");
     // `.im2col::w{::128}`: one wHalo a group, a wOffset a case
     let wmode = text.contains(".im2col::w");
     let w128 = text.contains(".im2col::w::128");
-    let vt = if rows4 || wmode { VT100 } else { VT };
+    let vt = if rows4 || wmode || pair { VT100 } else { VT };
     let mut map = if rows4 {
         let mut m = draw_map(&mut rng, rank, dir, ty);
         // the map's box is one row (the rows are the row indices')
@@ -780,6 +783,7 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
             prefetch: prefetch_text,
             hint: text.contains(".L2::cache_hint"),
             multicast,
+            pair,
             dims: ncoords,
             coords,
             noffsets: if wmode {
@@ -812,7 +816,7 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
         1,
     );
     let family = instr;
-    let (provenance, note) = if rows4 || wmode {
+    let (provenance, note) = if rows4 || wmode || pair {
         (
             Provenance::Spec,
             "sm_100 only: the GPUs at hand (sm_90) reject it".to_string(),
@@ -885,11 +889,17 @@ pub fn plans() -> Vec<Plan> {
         }
     }
     for instr in ["cp.async.bulk.tensor", "cp.async.bulk.prefetch.tensor"] {
-        for text in rows4_spellings(instr).into_iter().chain(w_spellings(instr)) {
+        for text in rows4_spellings(instr)
+            .into_iter()
+            .chain(w_spellings(instr))
+            .chain(pair_spellings(instr))
+        {
             let set = if text.contains("scatter4") {
                 "scatter4"
             } else if text.contains("im2col::w") {
                 "im2col-w"
+            } else if text.contains(".cta_group::2") {
+                "cta-pair"
             } else {
                 "gather4"
             };
@@ -902,6 +912,19 @@ pub fn plans() -> Vec<Plan> {
         }
     }
     p
+}
+
+/// The sm_100a spellings of `instr` in the tiled mode with `.cta_group::2`.
+pub fn pair_spellings(instr: &str) -> Vec<String> {
+    spelled(instr, VT100)
+        .into_iter()
+        .filter(|t| {
+            t.contains(".cta_group::2")
+                && !t.contains("gather4")
+                && !t.contains("im2col")
+                && t.contains(".shared::")
+        })
+        .collect()
 }
 
 /// The sm_100a spellings of `instr` in `.im2col::w` or `.im2col::w::128`
