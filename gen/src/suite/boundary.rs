@@ -30,6 +30,8 @@ use serde::Serialize;
 
 mod tensor;
 
+use tensor::MapKind;
+
 /// The window profile the edges are found under (the simulator's).
 pub const PROFILE: WindowProfile = WindowProfile::SM90;
 const P: WindowProfile = PROFILE;
@@ -89,6 +91,10 @@ enum Probe {
     /// box of `in` to `sh` plus the row's `dst_off`, `sh` zeroed first;
     /// writes `sh` (`tensor::load_kernel`).
     TensorLoad,
+    /// `cp.async.bulk.tensor.Nd.shared::cluster.global.im2col` (`rank` 4
+    /// or 5) of a column of `in` to `sh`, zeroed first, with the row's
+    /// im2col offsets; writes `sh` (`tensor::im2col_kernel`).
+    Im2col { rank: u32 },
     /// `tensormap.replace.tile.FIELD.global` of the kernel's map, copied
     /// into the row of `out`, with the row's `new_val`; writes the map
     /// (don't-care) and a flag (`tensor::replace_kernel`).
@@ -458,6 +464,29 @@ pub fn edges() -> Vec<Edge> {
             Probe::TensorLoad,
         )
     });
+    // the im2col offsets' ranges (PTX ISA 5.5.4.1): the W offset of a 4D
+    // or 5D load of a column to `sh` (1024-byte aligned), the map a
+    // parameter as the tiled load's
+    for rank in [4, 5] {
+        let Some(pre) = table::im2col_offset(rank) else {
+            continue;
+        };
+        out.push(Edge {
+            before: table::tensor_copy(table::TensorWay::Load(Space::SharedCluster)),
+            range: Some((0, 0xffff)),
+            vt: TENSOR_VT,
+            hardware: false,
+            ..edge(
+                im2col_form(rank),
+                "cp.async.bulk.tensor",
+                "9.7.9.25.5.2",
+                pre,
+                Var::A,
+                tensor,
+                Probe::Im2col { rank },
+            )
+        });
+    }
     // tensormap.replace's new_val (PTX ISA 9.7.9.26), on a map in the
     // row of `out` (global, 64-byte aligned as the rows are)
     let replace = Env {
@@ -507,6 +536,13 @@ const TENSOR_FORM: &str =
     "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes";
 const TENSOR_VT: (&str, &str) = ("8.7", "sm_90a");
 
+/// The im2col load the `Im2col` groups run, of `.dim` `rank`.
+fn im2col_form(rank: u32) -> String {
+    format!(
+        "cp.async.bulk.tensor.{rank}d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes"
+    )
+}
+
 /// The bulk copy the `Bulk` groups run.
 const BULK_FORM: &str = "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes";
 /// `st.bulk` is sm_100's (PTX ISA 8.6).
@@ -555,8 +591,6 @@ pub const NOT_AT_AN_EDGE: &[(&str, &str)] = &[
     ("cp.async.bulk.tensor.map.aligned", "its edge is a parameter map 64 bytes into the parameter space and one 16 further, which a .param declaration cannot place (ptxas aligns it): not generated yet"),
     ("cp.async.bulk.tensor.mbar.same-cta", "its edge is between two CTAs of a cluster: not generated yet"),
     ("cp.async.bulk.tensor.mbar.cta-pair", "its edge is between two CTA pairs of a cluster (`.cta_group::2`, sm_100): not generated yet"),
-    ("cp.async.bulk.tensor.im2col.offset.4d", "its edge (offset 255 and 256) needs the im2col groups' offsets at the range's end, which the tensor suite does not generate yet"),
-    ("cp.async.bulk.tensor.im2col.offset.5d", "as cp.async.bulk.tensor.im2col.offset.4d (31 and 32)"),
     ("cp.async.bulk.tensor.im2col::w.wHalo", "its edge (511 and 512) needs an .im2col::w copy (sm_100's) with wHalo from the row: not generated yet"),
     ("cp.async.bulk.tensor.im2col::w::128.wHalo", "as cp.async.bulk.tensor.im2col::w.wHalo (31 and 32)"),
     ("cp.async.bulk.tensor.im2col::w.wOffset", "as cp.async.bulk.tensor.im2col::w.wHalo (31 and 32)"),
@@ -675,6 +709,7 @@ fn layouts(p: Probe) -> (Layout, Layout) {
             ]),
         ),
         Probe::TensorLoad => tensor::load_layouts(),
+        Probe::Im2col { rank } => tensor::im2col_layouts(rank),
         Probe::Replace { .. } => tensor::replace_layouts(),
     }
 }
@@ -781,6 +816,10 @@ fn input_row(e: &Edge, value: u64, rng: &mut SplitMix64) -> Option<Vec<u8>> {
             let off = u32::try_from(value - e.fixed.addr).ok()?;
             return Some(tensor::load_input(off, || rng.next_u64() as u8));
         }
+        Probe::Im2col { rank } => {
+            let offset = u16::try_from(value).ok()?;
+            return Some(tensor::im2col_input(rank, offset, || rng.next_u64() as u8));
+        }
         Probe::Replace { field, .. } => {
             return Some(tensor::replace_input(field, value, ALIGNED_BASE))
         }
@@ -868,6 +907,9 @@ fn expected_row(e: &Edge, value: u64, input: &[u8]) -> Option<Vec<u8>> {
             let off = u32::try_from(value - e.fixed.addr).ok()?;
             return tensor::load_expected(off, input);
         }
+        Probe::Im2col { rank } => {
+            return tensor::im2col_expected(rank, u16::try_from(value).ok()?, input)
+        }
         // the map's bytes are don't-care ([`expected_mask`])
         Probe::Replace { field, ord } => {
             return tensor::replace_expected(field, ord, value, ALIGNED_BASE).map(|(row, _)| row)
@@ -941,8 +983,9 @@ fn kernel(s: &Solved, id: &str, seed: u64, input: &Layout, output: &Layout) -> S
         Probe::Bulk => "Row of `in`: 48 bytes, the size, and the offsets of the destination in sh and of the source in the row; of `out`: the first 48 bytes of sh (zeroed before the copy) after the copy completed on the mbarrier.".into(),
         Probe::MbarInit => "Row of `in`: the count; of `out`: whether phase 0 is complete after the init (0) and after an arrive-on by the count (1).".into(),
         Probe::StBulk => "Row of `in`: 48 bytes and the size; of `out`: the 48 bytes stored to sh, after st.bulk zeroed the first `size` of them.".into(),
-        Probe::TensorLoad => format!("map0: {}. Row of `in`: the tensor, its first bytes the offset of the destination in sh (u32) and the box's coordinates (2 x s32); of `out`: sh (zeroed before the copy) after the copy completed on the mbarrier.", tensor::map_text(false)),
-        Probe::Replace { .. } => format!("map0: {}. Row of `in`: new_val (.global_address: its offset from `in`); of `out`: the replaced map (the implementation's 128 bytes: don't-care), then 1 once the replace and its fences are done.", tensor::map_text(true)),
+        Probe::TensorLoad => format!("map0: {}. Row of `in`: the tensor, its first bytes the offset of the destination in sh (u32) and the box's coordinates (2 x s32); of `out`: sh (zeroed before the copy) after the copy completed on the mbarrier.", tensor::map_text(MapKind::Load)),
+        Probe::Im2col { rank } => format!("map0: {}. Row of `in`: the tensor, its first bytes the coordinates (5 x s32, all 0) and the im2col offsets at byte 20 (.u16 each, W first; H and D 0); of `out`: sh (zeroed before the copy) after the column's copy completed on the mbarrier.", tensor::map_text(MapKind::Im2col(rank))),
+        Probe::Replace { .. } => format!("map0: {}. Row of `in`: new_val (.global_address: its offset from `in`); of `out`: the replaced map (the implementation's 128 bytes: don't-care), then 1 once the replace and its fences are done.", tensor::map_text(MapKind::Replace)),
     });
     let mut m = Module {
         common: Common {
@@ -995,6 +1038,7 @@ fn kernel(s: &Solved, id: &str, seed: u64, input: &Layout, output: &Layout) -> S
         Probe::MbarInit => return mbarrier_kernel(&m, &e.form),
         Probe::StBulk => return st_bulk_kernel(&m, &e.form),
         Probe::TensorLoad => return tensor::load_kernel(&m, &e.form),
+        Probe::Im2col { rank } => return tensor::im2col_kernel(&m, &e.form, rank),
         Probe::Replace { field, ord } => return tensor::replace_kernel(&m, &e.form, field, ord),
     };
     let (bytes, dst) = match e.probe {
@@ -1089,8 +1133,14 @@ fn build(s: &Solved, undefined: bool, id: &str, o: &Options) -> Option<Built> {
         group.grid = [n, 1, 1];
         group.cluster = [n, 1, 1];
     }
-    if matches!(e.probe, Probe::TensorLoad | Probe::Replace { .. }) {
-        group.tensor_maps = vec![tensor::map_text(matches!(e.probe, Probe::Replace { .. }))];
+    let map = match e.probe {
+        Probe::TensorLoad => Some(MapKind::Load),
+        Probe::Im2col { rank } => Some(MapKind::Im2col(rank)),
+        Probe::Replace { .. } => Some(MapKind::Replace),
+        _ => None,
+    };
+    if let Some(kind) = map {
+        group.tensor_maps = vec![tensor::map_text(kind)];
     }
     if undefined {
         group.expect = Expect::Undefined;

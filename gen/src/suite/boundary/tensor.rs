@@ -1,15 +1,17 @@
 //! The boundary kernels and rows of the tensor copy's shared address
-//! (`cp.async.bulk.tensor.shared.aligned`) and of the ranges of
-//! `tensormap.replace`'s `new_val` (PTX ISA 9.7.9.26). Each kernel takes a
-//! tiled map of `in` after `in` and `out` (the group's `tensor_maps`, which
-//! each implementation encodes its own way), as the tensor and replace
-//! groups do (`super::super::tensor`, `super::super::tensormap`).
+//! (`cp.async.bulk.tensor.shared.aligned`), of the im2col offsets' ranges
+//! (`cp.async.bulk.tensor.im2col.offset.4d`, `.5d`; PTX ISA 5.5.4.1) and of
+//! the ranges of `tensormap.replace`'s `new_val` (PTX ISA 9.7.9.26). Each
+//! kernel takes a map of `in` after `in` and `out` (the group's
+//! `tensor_maps`, which each implementation encodes its own way), as the
+//! tensor and replace groups do (`super::super::tensor`,
+//! `super::super::tensormap`).
 
 use super::super::manifest::Layout;
 use super::super::templates::Module;
 use super::{body, head};
 use ptx_semantics::tensor::{
-    self, Base, DataType, Field, MapText, OperandType, Replace, TensorMap,
+    self, Base, DataType, Field, Im2col, MapText, Mode, OperandType, Replace, TensorMap,
 };
 
 /// Where the expected values place `in` (any 256-byte aligned address
@@ -55,10 +57,25 @@ fn replace_map() -> TensorMap {
     }
 }
 
+/// Which map a tensor kernel takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapKind {
+    /// [`load_map`]'s.
+    Load,
+    /// [`replace_map`]'s.
+    Replace,
+    /// [`im2col_map`]'s, of this rank.
+    Im2col(u32),
+}
+
 /// The map's text, at `in`.
-pub fn map_text(replace: bool) -> String {
+pub fn map_text(kind: MapKind) -> String {
     MapText {
-        map: if replace { replace_map() } else { load_map() },
+        map: match kind {
+            MapKind::Load => load_map(),
+            MapKind::Replace => replace_map(),
+            MapKind::Im2col(rank) => im2col_map(rank),
+        },
         base: Base::Named("in".into()),
         offset: 0,
     }
@@ -172,6 +189,173 @@ pub fn load_kernel(m: &Module, form: &str) -> String {
         "$done:".into(),
     ]);
     for off in (0..SH_BYTES).step_by(16) {
+        lines.push(format!("ld.shared.v4.u32 {v}, [sh+{off}];"));
+        lines.push(format!("st.global.v4.u32 [%pout+{off}], {v};"));
+    }
+    lines.push("mbarrier.inval.shared::cta.b64 [bar];".into());
+    with_map(body(k, &lines))
+}
+
+/// Pixels of the im2col loads' column.
+const IM2COL_PIXELS: u32 = 4;
+/// Bytes of a pixel: 4 f32 channels.
+const IM2COL_PIXEL_BYTES: u32 = 16;
+/// Bytes of `sh` in the im2col kernels, zeroed before the copy: the column.
+const IM2COL_SH_BYTES: u32 = IM2COL_PIXELS * IM2COL_PIXEL_BYTES;
+/// Where the row of an im2col kernel holds the im2col offsets (`.u16`
+/// each, W first), after the 5 coordinates (`.s32` each), as the tensor
+/// suite's rows do.
+const IM2COL_OFFSETS_AT: usize = 20;
+
+/// The largest im2col offset of a copy of rank `rank` (PTX ISA 5.5.4.1).
+fn im2col_offset_max(rank: u32) -> u32 {
+    u32::from(tensor::im2col_offset_max(rank))
+}
+
+/// W of the im2col maps: the column from the filter base at W = 0 moved
+/// by one past the largest offset still lies in the tensor, so both sides
+/// read its bytes (none is filled).
+fn im2col_w(rank: u32) -> u32 {
+    im2col_offset_max(rank) + 1 + IM2COL_PIXELS
+}
+
+/// Bytes of an im2col kernel's input row: the tensor, to a multiple of 256.
+pub fn im2col_in_row(rank: u32) -> u32 {
+    (im2col_w(rank) * IM2COL_PIXEL_BYTES).div_ceil(256) * 256
+}
+
+/// The im2col load's map of rank `rank` (4 or 5): f32, C = 4, W as
+/// [`im2col_w`], the other dimensions 1, packed; the bounding box the
+/// tensor's (corners 0), columns of [`IM2COL_PIXELS`] pixels of 4
+/// channels.
+fn im2col_map(rank: u32) -> TensorMap {
+    let w = u64::from(im2col_w(rank));
+    let row = u64::from(IM2COL_PIXEL_BYTES);
+    TensorMap {
+        data_type: DataType::F32,
+        rank,
+        global_address: BASE,
+        global_dims: [4, w, 1, 1, 1],
+        global_strides: [row, row * w, row * w, row * w],
+        box_dims: [4, 1, 1, 1, 1],
+        mode: Mode::Im2col(Im2col {
+            channels_per_pixel: 4,
+            pixels_per_column: IM2COL_PIXELS,
+            ..Im2col::default()
+        }),
+        ..TensorMap::default()
+    }
+}
+
+pub fn im2col_layouts(rank: u32) -> (Layout, Layout) {
+    let mut input = Layout::packed(&[
+        ("c0", "s32", 4),
+        ("c1", "s32", 4),
+        ("c2", "s32", 4),
+        ("c3", "s32", 4),
+        ("c4", "s32", 4),
+        ("o0", "u16", 2),
+        ("o1", "u16", 2),
+        ("o2", "u16", 2),
+    ]);
+    input.row = im2col_in_row(rank);
+    let output = Layout::packed(&[
+        ("sh0", "b128", 16),
+        ("sh16", "b128", 16),
+        ("sh32", "b128", 16),
+        ("sh48", "b128", 16),
+    ]);
+    (input, output)
+}
+
+/// The im2col load's row: seeded tensor bytes, the first 20 of them the
+/// coordinates (all 0: the first channel, the filter base at the box's
+/// corner, image 0), then the W offset `offset` and the others 0.
+pub fn im2col_input(rank: u32, offset: u16, data: impl FnMut() -> u8) -> Vec<u8> {
+    let mut row: Vec<u8> = std::iter::repeat_with(data)
+        .take(im2col_in_row(rank) as usize)
+        .collect();
+    row[..IM2COL_OFFSETS_AT + 6].fill(0);
+    row[IM2COL_OFFSETS_AT..IM2COL_OFFSETS_AT + 2].copy_from_slice(&offset.to_le_bytes());
+    row
+}
+
+/// `sh` after the copy, by the model ([`tensor::im2col_load`]).
+pub fn im2col_expected(rank: u32, offset: u16, input: &[u8]) -> Option<Vec<u8>> {
+    let global = |a: u64, n: usize| {
+        let off = usize::try_from(a.checked_sub(BASE)?).ok()?;
+        input.get(off..off + n).map(<[u8]>::to_vec)
+    };
+    let mut offsets = vec![0u16; rank as usize - 2];
+    offsets[0] = offset;
+    let coords = vec![0i32; rank as usize];
+    let tile = tensor::im2col_load(&im2col_map(rank), &coords, &offsets, SH_AT, &global).ok()?;
+    let mut row = vec![0u8; IM2COL_SH_BYTES as usize];
+    tile.apply(row.get_mut(..tile.bytes.len())?);
+    Some(row)
+}
+
+/// `Probe::Im2col`: `sh` zeroed and the zeros ordered before the copy's
+/// writes, an mbarrier for one arrival expecting the column's bytes, the
+/// im2col load of the column at the row's coordinates with the row's
+/// offsets (`.u16`, W first) to `sh`, a wait for phase 0 (giving up after
+/// 65,536 tries), then `sh` out.
+pub fn im2col_kernel(m: &Module, form: &str, rank: u32) -> String {
+    let k = head(
+        m,
+        &[
+            ".reg .pred %p, %q;",
+            ".reg .b32 %a, %c<5>, %x0, %x1, %x2, %x3, %z, %tries;",
+            ".reg .b16 %o<3>;",
+            ".reg .b64 %st, %tm;",
+            ".shared .align 1024 .b8 sh[64];",
+            ".shared .align 8 .b64 bar;",
+        ],
+    );
+    let r = rank as usize;
+    let z = "{ %z, %z, %z, %z }";
+    let v = "{ %x0, %x1, %x2, %x3 }";
+    let mut lines: Vec<String> = Vec::new();
+    for d in 0..r {
+        lines.push(format!("ld.global.u32 %c{d}, [%pin+{}];", 4 * d));
+    }
+    for d in 0..r - 2 {
+        lines.push(format!(
+            "ld.global.u16 %o{d}, [%pin+{}];",
+            IM2COL_OFFSETS_AT + 2 * d
+        ));
+    }
+    lines.extend([
+        "mov.u32 %a, sh;".into(),
+        "mov.b64 %tm, map0;".into(),
+        "cvta.param.u64 %tm, %tm;".into(),
+        "mov.u32 %z, 0;".into(),
+    ]);
+    for off in (0..IM2COL_SH_BYTES).step_by(16) {
+        lines.push(format!("st.shared.v4.u32 [sh+{off}], {z};"));
+    }
+    let coords: Vec<String> = (0..r).map(|d| format!("%c{d}")).collect();
+    let offsets: Vec<String> = (0..r - 2).map(|d| format!("%o{d}")).collect();
+    lines.extend([
+        "mbarrier.init.shared::cta.b64 [bar], 1;".into(),
+        "fence.mbarrier_init.release.cluster;".into(),
+        "fence.proxy.async.shared::cta;".into(),
+        format!("mbarrier.arrive.expect_tx.shared::cta.b64 %st, [bar], {IM2COL_SH_BYTES};"),
+        format!(
+            "{form} [%a], [%tm, {{{}}}], [bar], {{{}}};",
+            coords.join(", "),
+            offsets.join(", ")
+        ),
+        "mov.u32 %tries, 0;".into(),
+        "$wait:".into(),
+        "mbarrier.try_wait.parity.shared::cta.b64 %p, [bar], 0;".into(),
+        "@%p bra $done;".into(),
+        "add.u32 %tries, %tries, 1;".into(),
+        "setp.lt.u32 %q, %tries, 65536;".into(),
+        "@%q bra $wait;".into(),
+        "$done:".into(),
+    ]);
+    for off in (0..IM2COL_SH_BYTES).step_by(16) {
         lines.push(format!("ld.shared.v4.u32 {v}, [sh+{off}];"));
         lines.push(format!("st.global.v4.u32 [%pout+{off}], {v};"));
     }
