@@ -56,6 +56,12 @@ faulting one recorded as an `F` record and skipped):
      (`B`; `bl` their length). Written to its own file:
 
        tensor_sweep.py --out DIR --phases N --file interleave-sweep.jsonl.gz
+  T  interleaved stores: the maps of phase N (coordinates non-negative, no
+     two elements at one address), the store of phase S; the window's digest,
+     its changed 16-byte granules (`wc`, [first, end) ranges from `w`) and,
+     for every third, its bytes (`W`, base64). Written to its own file:
+
+       tensor_sweep.py --out DIR --phases T --file interleave-store-sweep.jsonl.gz
 
 im2col phases (their records carry `lc`, `uc` corners, `cpp` channels per
 pixel, `ppc` pixels per column, `off` the im2col offsets; the V records
@@ -745,6 +751,27 @@ def gen_store(rng):
             return c
 
 
+def gen_interleave_store(rng):
+    """A phase T configuration: a phase N map whose tensor fits a 16 KiB
+    window, coordinates non-negative (PTX 9.7.9.25.5.1), rows not
+    overlapping (dimension 0 read as slices)."""
+    while True:
+        c = gen_interleave(rng)
+        r = c["r"]
+        c["c"] = [max(0, x) for x in c["c"]]
+        sl = 16 if c["il"] == 1 else 32
+        extent = c["d"][0] * max(sl, ESIZE[c["t"]])
+        overlap = False
+        for i in range(1, r):
+            if c["s"][i - 1] < extent:
+                overlap = True
+            extent = c["s"][i - 1] * c["d"][i]
+        foot = c["d"][0] * max(sl, ESIZE[c["t"]]) + sum((c["d"][i] - 1) * c["s"][i - 1] for i in range(1, r))
+        if foot <= 16384 and not overlap:
+            c["foot"] = foot
+            return c
+
+
 BREAKS = ["rank0", "rank6", "il_rank2", "addr8", "addr16_il32", "dim0", "dimbig", "stride8",
           "stridebig", "stride16_il32", "box0", "box257", "inner", "es0", "es9", "swinner",
           "il32_sw", "nan_int", "overlap", "type13", "type14", "type15", "sw4", "sw5", "sw6",
@@ -1195,13 +1222,16 @@ def configs_for(kind, args):
         return [gen_im2col(rng, IC_ODD[k % len(IC_ODD)]) for k in range(n)]
     if kind == "N":
         return [gen_interleave(rng) for _ in range(n)]
+    if kind == "T":
+        return [gen_interleave_store(rng) for _ in range(n)]
     return [gen_config(rng, kind) for _ in range(n)]
 
 
 def phase_count(kind, args):
     return {"L": args.loads, "I": args.interleaved, "R": args.unaligned, "X": args.far,
             "E": args.estride, "S": args.stores, "M": args.misaligned, "C": args.im2col,
-            "O": args.im2col_odd, "N": args.interleave}[kind]
+            "O": args.im2col_odd, "N": args.interleave,
+            "T": args.interleave_stores}[kind]
 
 
 def refusal(kind, c, rc):
@@ -1323,8 +1353,8 @@ def phase_loads(cu, args, out, kind, dumpf):
     return {"configs": n, "refused": refused, "seconds": round(dt, 3), "box_bytes": bytes_cmp}
 
 
-def phase_stores(cu, args, out):
-    configs = configs_for("S", args)
+def phase_stores(cu, args, out, kind="S"):
+    configs = configs_for(kind, args)
     end = min(args.end if args.end is not None else len(configs), len(configs))
     cu.module(ptx_text())
     ssize = 1 << 16
@@ -1359,10 +1389,14 @@ def phase_stores(cu, args, out):
             rc = cu.encode(c, tbase + c["a"])
             if rc != 0:
                 refused += 1
-                emit(out, refusal("S", c, rc))
+                emit(out, refusal(kind, c, rc))
                 continue
-            c["x"] = box_bytes(c)
-            c["ext"] = smem_extent(c)
+            if kind == "T":
+                # (the swizzle moves chunks anywhere in a 128-byte line)
+                c["x"], c["ext"] = 0, rup(max(iv_extent(c), 128), 128)
+            else:
+                c["x"] = box_bytes(c)
+                c["ext"] = smem_extent(c)
             c["so"] = 16 * rng.randrange((ssize - c["ext"]) // 16)
             coords = [ctypes.c_int32(x) for x in (c["c"] + [0] * (5 - c["r"]))]
             params = [ctypes.c_uint64(sbase + c["so"])] + coords + [ctypes.c_uint32(c["o"]), ctypes.c_uint32(c["ext"] // 4)]
@@ -1373,17 +1407,32 @@ def phase_stores(cu, args, out):
                 break
         r = cu.sync()
         if r != 0:
-            emit(out, {"k": "E", "phase": "S", "error": cu.err(r), "first": pos, "end": idx})
+            emit(out, {"k": "E", "phase": kind, "error": cu.err(r), "first": pos, "end": idx})
             if idx - pos == 1 and pend:
                 c = pend[0]
-                c.update({"k": "F", "phase": "S", "error": cu.err(r)})
+                c.update({"k": "F", "phase": kind, "error": cu.err(r)})
                 emit(out, c)
             out.flush()
             sys.exit(3)
         cu.dtoh(host, tbase)
         for c in pend:
-            c["h"] = f"{digest(host[c['w']:c['w'] + c['wn']]):016x}"
+            win = host[c['w']:c['w'] + c['wn']]
+            c["h"] = f"{digest(win):016x}"
             c["k"] = "S"
+            if kind == "T":
+                c["phase"] = kind
+                ch = (win.reshape(-1, 16) != tpat.view(np.uint8)[c['w']:c['w'] + c['wn']].reshape(-1, 16)).any(axis=1)
+                runs, k0 = [], None
+                for k, v in enumerate(list(ch) + [False]):
+                    if v and k0 is None:
+                        k0 = k
+                    elif not v and k0 is not None:
+                        runs.append([k0 * 16, k * 16])
+                        k0 = None
+                c["wc"] = runs
+                c["x"] = sum(b - a for a, b in runs)
+                if c["i"] % 3 == 0:
+                    c["W"] = base64.b64encode(win.tobytes()).decode()
             n += 1
             written += c["x"]
             emit(out, c)
@@ -1463,8 +1512,8 @@ def run_phase(args):
             info = phase_verdicts(cu, args, out)
         elif args.phase == "D":
             info = phase_im2col_verdicts(cu, args, out)
-        elif args.phase == "S":
-            info = phase_stores(cu, args, out)
+        elif args.phase in "ST":
+            info = phase_stores(cu, args, out, args.phase)
         else:
             info = phase_loads(cu, args, out, args.phase, dumpf)
         info.update({"device": cu.name, "driver": cu.driver, "start": args.start, "batch": args.batch})
@@ -1475,7 +1524,7 @@ def run_phase(args):
 def child(args, ph, start, end, batch):
     cmd = [sys.executable, __file__, "--phase", ph, "--start", str(start), "--batch", str(batch),
            "--out", args.out, "--work", args.work, "--seed", str(args.seed),
-           "--loads", str(args.loads), "--interleaved", str(args.interleaved), "--interleave", str(args.interleave), "--unaligned", str(args.unaligned),
+           "--loads", str(args.loads), "--interleaved", str(args.interleaved), "--interleave", str(args.interleave), "--interleave-stores", str(args.interleave_stores), "--unaligned", str(args.unaligned),
            "--far", str(args.far), "--estride", str(args.estride), "--stores", str(args.stores),
            "--misaligned", str(args.misaligned),
            "--verdicts", str(args.verdicts), "--sample", str(args.sample), "--maps", str(args.maps),
@@ -1560,6 +1609,7 @@ def main():
     ap.add_argument("--loads", type=int, default=24000)
     ap.add_argument("--interleaved", type=int, default=30)
     ap.add_argument("--interleave", type=int, default=3000, help="interleaved loads (phase N)")
+    ap.add_argument("--interleave-stores", type=int, default=1500, help="interleaved stores (phase T)")
     ap.add_argument("--unaligned", type=int, default=4)
     ap.add_argument("--misaligned", type=int, default=4)
     ap.add_argument("--far", type=int, default=400)
@@ -1598,15 +1648,15 @@ def main():
             f.write(ptx_text())
         return
     if args.dry:
-        for kind in "LXEIRSMCON":
+        for kind in "LXEIRSMCONT":
             cs = configs_for(kind, args)
             if kind in IM2COL:
                 for c in cs:
                     ic_bytes(c)
-            elif kind == "N":
+            elif kind in "NT":
                 for c in cs:
                     iv_extent(c)
-            elif kind != "S":
+            elif kind not in "ST":
                 for c in cs:
                     box_bytes(c)
         rng = random.Random(args.seed)
