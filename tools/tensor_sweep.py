@@ -62,6 +62,17 @@ faulting one recorded as an `F` record and skipped):
      for every third, its bytes (`W`, base64). Written to its own file:
 
        tensor_sweep.py --out DIR --phases T --file interleave-store-sweep.jsonl.gz
+  Q  interleaved im2col loads: phase C's maps with 16- or 32-byte
+     interleave (integer types but for the last QV_FLOATS), measured as
+     phase N's (expect_tx of IV_BIG, the complete-tx count `tx`, the whole
+     window's digest, the bytes to the last written chunk `B`, every load's).
+     The filter base is drawn inside the Bounding Boxes of the
+     non-interleaved reading, so about half the loads fault (an interleaved
+     map's boxes are on dimensions 0 to rank - 3: im2col.rs, interpretation
+     14) and each fault costs a process. The corpus file:
+
+       tensor_sweep.py --out DIR --phases Q --interleave-im2col 300 --max-starts 200 \
+           --file interleave-im2col-sweep.jsonl.gz
 
 im2col phases (their records carry `lc`, `uc` corners, `cpp` channels per
 pixel, `ppc` pixels per column, `off` the im2col offsets; the V records
@@ -1033,6 +1044,60 @@ def gen_im2col(rng, why="plain"):
         return cfg
 
 
+def gen_im2col_interleave(rng, floats=False):
+    """A phase Q configuration: a phase C map (cuTensorMapEncodeIm2col) with
+    16- or 32-byte interleave, of an integer type (`floats`: a float type).
+    Sized so that both
+    readings of the channels (elements or 16/32-byte slices) keep the column
+    under 16 KiB and the tensor inside the global buffer, 64 KiB clear of
+    its ends."""
+    while True:
+        c = gen_im2col(rng)
+        r = c["r"]
+        t = rng.randrange(6, 13) if floats else rng.randrange(6)
+        c["t"], c["f"] = t, (rng.choice([0, 1]) if t in FLOAT else 0)
+        es = ESIZE[t]
+        m = 16 // es
+        il = rng.choice([1, 2])
+        sl = 16 if il == 1 else 32
+        sw = rng.choice([1, 1, 1, 0, 2, 3]) if il == 2 else rng.choice([0, 0, 1, 2, 3])
+        # channels: a multiple of 16 bytes as elements mostly; a few slices
+        cpp = rng.choice([m, m, m, 2 * m, sl // es, 4 * m, m * rng.randint(1, 8)] * 3 + [rng.randint(1, 4)])
+        cpp = max(1, min(256, cpp))
+        pitch = max(cpp * max(sl, es), rup(cpp * es, 16), SW_BYTES[sw])
+        ppc = rng.randint(1, max(1, min(256, 16384 // pitch, rng.choice([1, 2, 4, 16, 64, 256]))))
+        dC = rng.choice([sl // es, sl // es, cpp, 2 * cpp, rng.randint(1, 8), rng.randint(1, 2 * cpp + 8)])
+        d = [max(1, dC)] + c["d"][1:]
+        s = []
+        prev = d[0] * max(sl, es)
+        for i in range(1, r):
+            if rng.random() < 0.05:
+                st = sl * rng.randint(1, 8)
+            else:
+                st = rup(prev, sl) + sl * rng.choice([0, 0, 1, 3])
+            s.append(st)
+            prev = st * d[i]
+        foot = d[0] * max(sl, es) + sum((d[i] - 1) * s[i - 1] for i in range(1, r))
+        if foot > GSIZE // 2:
+            continue
+        a = 65536 + rng.randrange(0, (GSIZE - foot - 2 * 65536) // sl) * sl
+        cc = list(c["c"])
+        cc[0] = rng.choice([0, 0, 0, 0, m * rng.randint(-2, 2), m * rng.randint(0, max(0, d[0] // m))])
+        c.update(il=il, sw=sw, cpp=cpp, ppc=ppc, d=d, s=s, a=a, c=cc, pos="il")
+        c["pos"] = ic_position(c)
+        return c
+
+
+QV_FLOATS = 12            # phase Q's loads of a float type
+
+
+def qv_extent(c):
+    """A generous bound of the bytes phase Q's column spans."""
+    sl = 16 if c["il"] == 1 else 32
+    es = ESIZE[c["t"]]
+    return max(c["cpp"] * max(sl, es), rup(c["cpp"] * es, 16), SW_BYTES[c["sw"]]) * c["ppc"]
+
+
 IC_ODD = ["outside"] * 16 + ["offrange"] * 10 + ["narrow"] * 12 + ["misal"] * 4 + ["smem16"] * 2
 
 IC_BREAKS = ["rank2", "rank6", "lc_lo", "lc_hi", "uc_lo", "uc_hi", "corner_edge", "cpp0", "cpp257",
@@ -1224,6 +1289,9 @@ def configs_for(kind, args):
         return [gen_interleave(rng) for _ in range(n)]
     if kind == "T":
         return [gen_interleave_store(rng) for _ in range(n)]
+    if kind == "Q":
+        # (the float types last, as the corpus file was run)
+        return [gen_im2col_interleave(rng, k >= n - QV_FLOATS) for k in range(n)]
     return [gen_config(rng, kind) for _ in range(n)]
 
 
@@ -1231,7 +1299,7 @@ def phase_count(kind, args):
     return {"L": args.loads, "I": args.interleaved, "R": args.unaligned, "X": args.far,
             "E": args.estride, "S": args.stores, "M": args.misaligned, "C": args.im2col,
             "O": args.im2col_odd, "N": args.interleave,
-            "T": args.interleave_stores}[kind]
+            "T": args.interleave_stores, "Q": args.interleave_im2col}[kind]
 
 
 def refusal(kind, c, rc):
@@ -1245,7 +1313,9 @@ def refusal(kind, c, rc):
 
 
 # the load phases of im2col copies
-IM2COL = "CO"
+IM2COL = "COQ"
+# the load phases that measure the complete-tx count and read the whole window
+WHOLE = "NQ"
 
 
 def emit(out, rec):
@@ -1262,10 +1332,10 @@ def phase_loads(cu, args, out, kind, dumpf):
     gbase = rup(cu.alloc(GSIZE + 4096), 1024)
     cu.htod(gbase, g)
     batch = args.batch
-    slot = IV_SLOT if kind == "N" else SLOT
+    slot = IV_SLOT if kind in WHOLE else SLOT
     outbuf = cu.alloc(batch * slot)
     host = np.zeros(batch * slot, dtype=np.uint8)
-    if kind == "N":
+    if kind in WHOLE:
         pz = poison(IV_REGION // 4).view(np.uint8).reshape(-1, 16)
     t0 = time.time()
     pos = args.start
@@ -1282,8 +1352,8 @@ def phase_loads(cu, args, out, kind, dumpf):
                 refused += 1
                 emit(out, refusal(kind, c, rc))
                 continue
-            if kind == "N":
-                c["x"], c["ext"], c["n"] = IV_BIG, iv_extent(c), IV_REGION
+            if kind in WHOLE:
+                c["x"], c["ext"], c["n"] = IV_BIG, (qv_extent(c) if im2col else iv_extent(c)), IV_REGION
             else:
                 c["x"] = ic_bytes(c) if im2col else box_bytes(c)
                 c["ext"] = ic_extent(c) if im2col else smem_extent(c)
@@ -1319,7 +1389,7 @@ def phase_loads(cu, args, out, kind, dumpf):
             c["i"] = idx
             seg = region[c["o"]:c["o"] + c["ext"] + 64]
             bad = c["st"] != 1 or c["df"] or c["ov"]
-            if kind == "N":
+            if kind in WHOLE:
                 # the complete-tx count; the bytes to the last written chunk
                 c["tx"] = IV_BIG - c["df"] if c["st"] == 0 and c["df"] < IV_BIG else None
                 written = np.nonzero((region.reshape(-1, 16) != pz).any(axis=1))[0]
@@ -1524,7 +1594,7 @@ def run_phase(args):
 def child(args, ph, start, end, batch):
     cmd = [sys.executable, __file__, "--phase", ph, "--start", str(start), "--batch", str(batch),
            "--out", args.out, "--work", args.work, "--seed", str(args.seed),
-           "--loads", str(args.loads), "--interleaved", str(args.interleaved), "--interleave", str(args.interleave), "--interleave-stores", str(args.interleave_stores), "--unaligned", str(args.unaligned),
+           "--loads", str(args.loads), "--interleaved", str(args.interleaved), "--interleave", str(args.interleave), "--interleave-stores", str(args.interleave_stores), "--interleave-im2col", str(args.interleave_im2col), "--unaligned", str(args.unaligned),
            "--far", str(args.far), "--estride", str(args.estride), "--stores", str(args.stores),
            "--misaligned", str(args.misaligned),
            "--verdicts", str(args.verdicts), "--sample", str(args.sample), "--maps", str(args.maps),
@@ -1554,7 +1624,7 @@ def run_isolating(args, ph):
     configuration at a time, each fault recorded (`F`) and skipped."""
     total = 1 if ph in "VD" else phase_count(ph, args)
     batch = 1 if ph in "RMO" else 512
-    max_starts = args.odd_starts if ph == "O" else args.max_starts
+    max_starts = args.odd_starts if ph == "O" else args.max_starts + (QV_FLOATS if ph == "Q" else 0)
     pos, iso_end, starts, log = 0, -1, 0, []
     t0 = time.time()
     while pos < total and starts < max_starts:
@@ -1610,6 +1680,7 @@ def main():
     ap.add_argument("--interleaved", type=int, default=30)
     ap.add_argument("--interleave", type=int, default=3000, help="interleaved loads (phase N)")
     ap.add_argument("--interleave-stores", type=int, default=1500, help="interleaved stores (phase T)")
+    ap.add_argument("--interleave-im2col", type=int, default=1500, help="interleaved im2col loads (phase Q)")
     ap.add_argument("--unaligned", type=int, default=4)
     ap.add_argument("--misaligned", type=int, default=4)
     ap.add_argument("--far", type=int, default=400)
@@ -1630,7 +1701,7 @@ def main():
     ap.add_argument("--phase-timeout", type=int, default=150)
     ap.add_argument("--max-starts", type=int, default=8, help="processes a phase may start (one per fault)")
     ap.add_argument("--phases", default="VLSXEMRI",
-                    help="V L S X E M R I (tiled), D C O (im2col: verdicts, loads, odd operands)")
+                    help="V L S X E M R I N T (tiled), D C O Q (im2col: verdicts, loads, odd operands, interleaved)")
     ap.add_argument("--phase", help=argparse.SUPPRESS)
     ap.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("--end", type=int, default=None, help=argparse.SUPPRESS)
@@ -1648,7 +1719,7 @@ def main():
             f.write(ptx_text())
         return
     if args.dry:
-        for kind in "LXEIRSMCONT":
+        for kind in "LXEIRSMCONTQ":
             cs = configs_for(kind, args)
             if kind in IM2COL:
                 for c in cs:

@@ -19,12 +19,18 @@
 //! 16-byte granules (`wc`) those the writes change, and the kept window
 //! (`W`) equal to the model's.
 //!
-//! `PTX_TENSOR_INTERLEAVE_SWEEP=path` (`PTX_TENSOR_INTERLEAVE_STORE_SWEEP`)
-//! reads another sweep file instead.
+//! Each `L` record of corpus/tensor/sm_90/interleave-im2col-sweep.jsonl.gz
+//! (`--phases Q`) is an interleaved im2col load, checked as the tiled loads
+//! are with `im2col_load`; each `F` record (a load that faulted) must be one
+//! the model refuses with the filter base outside the Bounding Box.
+//!
+//! `PTX_TENSOR_INTERLEAVE_SWEEP=path` (`PTX_TENSOR_INTERLEAVE_STORE_SWEEP`,
+//! `PTX_TENSOR_INTERLEAVE_IM2COL_SWEEP`) reads another sweep file instead.
 
 use ptx_semantics::tensor::{
-    box_shape, digest, pattern_bytes, poison_word, tile_load, tile_store_sm90, DataType,
-    Interleave, L2Promotion, OobFill, TensorMap,
+    box_shape, digest, im2col_load, im2col_shape, pattern_bytes, poison_word, tile_load,
+    tile_store_sm90, DataType, Im2col, Interleave, L2Promotion, Mode, OobFill, TensorError,
+    TensorMap,
 };
 use serde_json::Value;
 
@@ -219,6 +225,109 @@ fn interleaved_stores_match_the_hardware() {
     eprintln!("{stores} interleaved stores, {bytes} bytes written, {kept} with the window kept, {documented} refused by the 32-byte interleave swizzle rule");
     if common::sweep::is_corpus(env) {
         assert_eq!((stores, documented), (1173, 327));
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} differ:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+/// An im2col record's map: the tiled fields of [`map_of`], the corners and
+/// counts of `cuTensorMapEncodeIm2col`.
+fn im2col_map_of(r: &Value, addr: u64) -> TensorMap {
+    let mut ic = Im2col {
+        channels_per_pixel: r["cpp"].as_u64().unwrap() as u32,
+        pixels_per_column: r["ppc"].as_u64().unwrap() as u32,
+        ..Im2col::default()
+    };
+    for (i, v) in i64s(&r["lc"]).into_iter().enumerate() {
+        ic.lower_corner[i] = v as i32;
+    }
+    for (i, v) in i64s(&r["uc"]).into_iter().enumerate() {
+        ic.upper_corner[i] = v as i32;
+    }
+    let mut m = map_of(r, addr);
+    m.mode = Mode::Im2col(ic);
+    m
+}
+
+#[test]
+fn interleaved_im2col_loads_match_the_hardware() {
+    let env = "PTX_TENSOR_INTERLEAVE_IM2COL_SWEEP";
+    let recs = common::sweep::records(env, "interleave-im2col-sweep.jsonl.gz");
+    let h = &recs[0];
+    assert_eq!(h["k"], "H");
+    assert!(h["phases"]["Q"].is_object(), "not a phase Q sweep");
+    let seed = h["seed"].as_u64().unwrap();
+    let gsize = h["gsize"].as_u64().unwrap();
+    let global = move |a: u64, n: usize| -> Option<Vec<u8>> {
+        (a.checked_add(n as u64)? <= gsize).then(|| pattern_bytes(seed, a, n))
+    };
+    let (mut loads, mut bytes, mut kept, mut faults, mut documented) =
+        (0usize, 0u64, 0usize, 0usize, 0usize);
+    let mut wrong = Vec::new();
+    for r in recs.iter().filter(|r| r["k"] == "L" || r["k"] == "F") {
+        let i = r["i"].as_u64().unwrap();
+        let m = im2col_map_of(r, r["a"].as_u64().unwrap());
+        let coords: Vec<i32> = i64s(&r["c"]).into_iter().map(|c| c as i32).collect();
+        let offs: Vec<u16> = u64s(&r["off"]).into_iter().map(|o| o as u16).collect();
+        let o = r["o"].as_u64().unwrap() as usize;
+        let got = im2col_load(&m, &coords, &offs, o as u32, &global);
+        // (as for the tiled loads: the driver encodes 32-byte interleave
+        // with any swizzle, the model keeps the documented rule)
+        if matches!(&got, Err(e) if e.to_string().contains("CU_TENSOR_MAP_INTERLEAVE_32B, swizzle must be"))
+        {
+            documented += 1;
+            continue;
+        }
+        if r["k"] == "F" {
+            match got {
+                Err(TensorError::FilterOutsideBox { .. }) => faults += 1,
+                other => wrong.push(format!(
+                    "{i}: the H100 faulted ({}), the model: {:?}",
+                    r["error"],
+                    other.map(|_| "a column")
+                )),
+            }
+            continue;
+        }
+        let tile = match got {
+            Ok(t) => t,
+            Err(e) => {
+                wrong.push(format!("{i}: the model refuses: {e}"));
+                continue;
+            }
+        };
+        let shape = im2col_shape(&m).unwrap();
+        if r["tx"].as_u64() != Some(shape.bytes as u64) {
+            wrong.push(format!(
+                "{i}: complete-tx {} bytes, the model {}",
+                r["tx"], shape.bytes
+            ));
+        }
+        let n = r["n"].as_u64().unwrap() as usize;
+        let mut region: Vec<u8> = (0..n as u32 / 4)
+            .flat_map(|w| poison_word(w).to_le_bytes())
+            .collect();
+        tile.apply(&mut region[o..o + tile.bytes.len()]);
+        if format!("{:016x}", digest(&region)) != r["h"].as_str().unwrap() {
+            wrong.push(format!("{i}: digest differs"));
+        }
+        if let Some(b) = r["B"].as_str() {
+            let got = b64(b);
+            if got[..] != region[o..o + got.len()] {
+                wrong.push(format!("{i}: kept bytes differ"));
+            }
+            kept += 1;
+        }
+        loads += 1;
+        bytes += shape.bytes as u64;
+    }
+    eprintln!("{loads} interleaved im2col loads, {bytes} column bytes, {kept} with bytes kept, {faults} faults the model refuses, {documented} refused by the 32-byte interleave swizzle rule");
+    if common::sweep::is_corpus(env) {
+        assert_eq!((loads, faults, documented), (95, 85, 71));
     }
     assert!(
         wrong.is_empty(),

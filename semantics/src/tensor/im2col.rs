@@ -2,7 +2,8 @@
 //! pixels a map, the coordinates and the im2col offsets select, the column
 //! they make in shared memory, and its bytes. The swizzle placement, the
 //! out-of-bounds fill and the element conversions are the tiled copy's
-//! ([`super::tile`]); interleaved layouts are left to others.
+//! ([`super::tile`]). Interleaved loads follow interpretation 14 (an H100's
+//! doing); interleaved `.im2col::w` copies and stores are left to others.
 //!
 //! Interpretations (ours), each with the text it reads and what an H100
 //! did (corpus/tensor/sm_90/im2col-sweep.jsonl.gz: 8,000 loads, every one
@@ -100,6 +101,30 @@
 //!    atomicity with 8-byte flip"), and must not be interleaved (5.5.6: "The
 //!    interleave layout is not supported for .im2col::w and .im2col::w::128
 //!    modes"): such a map is invalid for these copies.
+//!
+//! Interleaved maps (`CU_TENSOR_MAP_INTERLEAVE_16B`, `_32B`; 5.5.6: "The C
+//! information is organized in slices where sequential C elements are
+//! grouped in 16 byte or 32 byte quantities"), from what an H100 did
+//! (corpus/tensor/sm_90/interleave-im2col-sweep.jsonl.gz; the spec says none
+//! of this):
+//! 14. The spatial dimensions move down one: dimension 0, counted in
+//!     slices as in the tiled copy (`super::tile`, interpretation 9), is W,
+//!     dimensions 1 to `rank - 3` are H and D, dimension `rank - 2` (the
+//!     slices' group of channels) takes one position, its coordinate, and
+//!     the last is N. The corners, the Bounding Boxes, the filter base
+//!     check, the im2col offsets and the walk of interpretations 2 to 5
+//!     apply to W, H, D so numbered (corner `i` to dimension `i`). Each pixel
+//!     gives one slice, read whole from `globalAddress + x0 * slice + sum
+//!     x[i] * globalStrides[i - 1]` when every coordinate lies in `[0,
+//!     globalDim[i])`, else filled (interpretation 6's fill, every element);
+//!     `channelsPerPixel` only passes the driver's checks. The slices are
+//!     packed in shared memory and swizzled as the tiled interleaved box is;
+//!     the complete-tx counts `pixelsPerColumn` slices. The H100 did so in
+//!     the 95 loads of the sweep the model takes (34 more have 32-byte
+//!     interleave with another swizzle, which `validate` refuses), counted
+//!     `pixelsPerColumn` slices in all 129, and faulted on all 122 loads
+//!     whose filter base lay outside the Bounding Boxes so numbered (and
+//!     none other).
 
 use super::map::{
     Atomicity, DataType, Im2col, Interleave, MapError, Mode, OobFill, Swizzle, TensorMap,
@@ -129,6 +154,24 @@ pub fn im2col_shape(map: &TensorMap) -> Result<BoxShape, TensorError> {
         .ok_or(TensorError::Unsupported(map.data_type))?;
     let channels = ic.channels_per_pixel;
     let pixels = ic.pixels_per_column;
+    if map.interleave != Interleave::None {
+        // interpretation 14: one slice a pixel, packed
+        let slice = map.interleave.bytes();
+        let bytes = slice.saturating_mul(pixels);
+        return Ok(BoxShape {
+            counts: [1, pixels, 1, 1, 1],
+            row_bytes: slice,
+            pitch: slice,
+            bytes,
+            // the swizzle moves chunks within their 128-byte line
+            extent: if map.swizzle == Swizzle::None {
+                bytes
+            } else {
+                bytes.div_ceil(128).saturating_mul(128)
+            },
+            elem: slice,
+        });
+    }
     // (saturating: an unchecked map may hold any counts)
     let row_bytes = channels
         .saturating_mul(elem)
@@ -168,11 +211,6 @@ fn check_common(map: &TensorMap, coords: &[i32], offsets: &[u16]) -> Result<BoxS
     if map.data_type.is_packed() {
         return Err(TensorError::Unsupported(map.data_type));
     }
-    if map.interleave != Interleave::None {
-        return Err(TensorError::NotModelled(
-            "an interleaved layout (PTX ISA 5.5.6)",
-        ));
-    }
     let shape = im2col_shape(map)?;
     if coords.len() != map.rank as usize {
         return Err(TensorError::Coordinates {
@@ -197,9 +235,10 @@ fn check_common(map: &TensorMap, coords: &[i32], offsets: &[u16]) -> Result<BoxS
         }
     }
     // The first channel's address: the strides are multiples of 16
-    // (validate), so only the channel coordinate can misalign it.
+    // (validate), so only the channel coordinate can misalign it (an
+    // interleaved map's dimension 0 counts slices).
     let offset = coords[0] as i128 * shape.elem as i128;
-    if offset % 16 != 0 {
+    if map.interleave == Interleave::None && offset % 16 != 0 {
         return Err(TensorError::MisalignedBox { offset });
     }
     Ok(shape)
@@ -233,20 +272,34 @@ fn im2col_rules(map: &TensorMap, ic: &Im2col) -> Result<(), MapError> {
     Ok(())
 }
 
-/// The Bounding Box of spatial dimension `i` (1 to rank-2), inclusive
-/// (interpretation 2).
+/// The spatial dimensions W, H, D, in that order: 1 to rank-2
+/// (interpretation 1), or 0 to rank-3 in an interleaved map
+/// (interpretation 14).
+fn spatial(map: &TensorMap) -> std::ops::Range<usize> {
+    let r = map.rank as usize;
+    if map.interleave == Interleave::None {
+        1..r - 1
+    } else {
+        0..r - 2
+    }
+}
+
+/// The Bounding Box of spatial dimension `i`, inclusive (interpretation 2;
+/// its corners are the `i - spatial(map).start`-th).
 fn bounds(map: &TensorMap, i: usize) -> (i64, i64) {
     let Mode::Im2col(ic) = map.mode else {
         return (0, -1);
     };
-    let lo = ic.lower_corner[i - 1] as i64;
-    let hi = map.global_dims[i] as i64 - 1 + ic.upper_corner[i - 1] as i64;
+    let k = i - spatial(map).start;
+    let lo = ic.lower_corner[k] as i64;
+    let hi = map.global_dims[i] as i64 - 1 + ic.upper_corner[k] as i64;
     (lo, hi)
 }
 
 /// The tensor coordinates of each pixel the copy reads, in column order
 /// (interpretations 3 to 5): entry 0 the first channel, entries 1 to rank-1
-/// the pixel (the filter base plus the offsets), the rest 0.
+/// the pixel (the filter base plus the offsets), the rest 0; in an
+/// interleaved map, entries 0 to rank-1 (interpretation 14).
 pub fn im2col_pixels(
     map: &TensorMap,
     coords: &[i32],
@@ -263,7 +316,8 @@ fn walk(
     pixels: u32,
 ) -> Result<Vec<[i64; 5]>, TensorError> {
     let r = map.rank as usize;
-    let spatial = 1..r - 1;
+    let spatial = spatial(map);
+    let first = spatial.start;
     let mut base = [0i64; 5];
     for (i, b) in base.iter_mut().enumerate().take(r) {
         *b = coords[i] as i64;
@@ -283,11 +337,12 @@ fn walk(
     for _ in 0..pixels {
         let mut p = base;
         for i in spatial.clone() {
-            p[i] += offsets[i - 1] as i64;
+            p[i] += offsets[i - first] as i64;
         }
         out.push(p);
-        // the next filter base: W fastest, wrapping to the lower corner
-        let mut i = 1;
+        // the next filter base: W fastest, wrapping to the lower corner,
+        // past D to N
+        let mut i = first;
         loop {
             base[i] += map.element_strides[i].max(1) as i64;
             if i == r - 1 {
@@ -296,7 +351,7 @@ fn walk(
             let (lower, upper) = bounds(map, i);
             if base[i] > upper {
                 base[i] = lower;
-                i += 1;
+                i = if i + 1 == spatial.end { r - 1 } else { i + 1 };
             } else {
                 break;
             }
@@ -350,7 +405,58 @@ pub fn im2col_load(
     let shape = check_common(map, coords, offsets)?;
     let pixels = walk(map, coords, offsets, shape.counts[1])?;
     check_smem(smem_addr)?;
+    if map.interleave != Interleave::None {
+        return fill_slices(map, &shape, &pixels, smem_addr, global);
+    }
     fill_column(map, &shape, &pixels, smem_addr, global)
+}
+
+/// The column of an interleaved map: one slice a pixel, packed, placed by
+/// the swizzle (interpretation 14).
+fn fill_slices(
+    map: &TensorMap,
+    shape: &BoxShape,
+    pixels: &[[i64; 5]],
+    smem_addr: u32,
+    global: &dyn Global,
+) -> Result<SharedTile, TensorError> {
+    let r = map.rank as usize;
+    let slice = shape.elem as usize;
+    let es = map.elem_size().unwrap_or(1) as usize;
+    let mut bytes = vec![0u8; shape.extent as usize];
+    let mut written = vec![false; shape.extent as usize / 16];
+    written[..shape.bytes as usize / 16].fill(true);
+    let fill: Vec<u8> = match map.oob_fill {
+        OobFill::Zero => vec![0; es],
+        OobFill::NanRequestZeroFma => oob_nan(map.data_type).unwrap_or_else(|| vec![0; es]),
+    };
+    let tf32 = matches!(map.data_type, DataType::Tf32 | DataType::Tf32Ftz);
+    for (k, p) in pixels.iter().enumerate() {
+        let dst = &mut bytes[k * slice..(k + 1) * slice];
+        let inside = (0..r).all(|i| p[i] >= 0 && (p[i] as u64) < map.global_dims[i]);
+        if !inside {
+            for w in dst.chunks_mut(es) {
+                w.copy_from_slice(&fill);
+            }
+            continue;
+        }
+        let mut addr = map
+            .global_address
+            .wrapping_add((p[0] as u64).wrapping_mul(slice as u64));
+        for (&x, &stride) in p[1..r].iter().zip(&map.global_strides[..r - 1]) {
+            addr = addr.wrapping_add((x as u64).wrapping_mul(stride));
+        }
+        if !global.read(addr, dst) {
+            return Err(TensorError::Fault { addr, len: slice });
+        }
+        if tf32 {
+            for w in dst.chunks_mut(4) {
+                let v = round_tf32(u32::from_le_bytes(w.try_into().unwrap()));
+                w.copy_from_slice(&v.to_le_bytes());
+            }
+        }
+    }
+    Ok(swizzle_tile(map, smem_addr, SharedTile { bytes, written }))
 }
 
 /// The column of `pixels`, one row each (interpretations 6 and 7), placed
@@ -567,6 +673,11 @@ pub fn im2col_no_offs_store(
 ) -> Result<Vec<(u64, Vec<u8>)>, TensorError> {
     let zeros = vec![0u16; (map.rank as usize).saturating_sub(2)];
     let shape = check_common(map, coords, &zeros)?;
+    if map.interleave != Interleave::None {
+        return Err(TensorError::NotModelled(
+            "an interleaved im2col store (PTX ISA 5.5.6)",
+        ));
+    }
     check_smem(smem_addr)?;
     for (dim, &c) in coords.iter().enumerate() {
         if c < 0 {
