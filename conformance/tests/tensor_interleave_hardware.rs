@@ -103,24 +103,7 @@ fn interleaved_loads_match_the_hardware() {
             }
         };
         let shape = box_shape(&m).unwrap();
-        if r["tx"].as_u64() != Some(shape.bytes as u64) {
-            wrong.push(format!(
-                "{i}: complete-tx {} bytes, the model {}",
-                r["tx"], shape.bytes
-            ));
-        }
-        let mut region: Vec<u8> = (0..n as u32 / 4)
-            .flat_map(|w| poison_word(w).to_le_bytes())
-            .collect();
-        tile.apply(&mut region[o..o + tile.bytes.len()]);
-        if format!("{:016x}", digest(&region)) != r["h"].as_str().unwrap() {
-            wrong.push(format!("{i}: digest differs"));
-        }
-        if let Some(b) = r["B"].as_str() {
-            let got = b64(b);
-            if got[..] != region[o..o + got.len()] {
-                wrong.push(format!("{i}: kept bytes differ"));
-            }
+        if compare_load(i, r, &tile, shape.bytes, n, o, &mut wrong) {
             kept += 1;
         }
         loads += 1;
@@ -301,25 +284,8 @@ fn interleaved_im2col_loads_match_the_hardware() {
             }
         };
         let shape = im2col_shape(&m).unwrap();
-        if r["tx"].as_u64() != Some(shape.bytes as u64) {
-            wrong.push(format!(
-                "{i}: complete-tx {} bytes, the model {}",
-                r["tx"], shape.bytes
-            ));
-        }
         let n = r["n"].as_u64().unwrap() as usize;
-        let mut region: Vec<u8> = (0..n as u32 / 4)
-            .flat_map(|w| poison_word(w).to_le_bytes())
-            .collect();
-        tile.apply(&mut region[o..o + tile.bytes.len()]);
-        if format!("{:016x}", digest(&region)) != r["h"].as_str().unwrap() {
-            wrong.push(format!("{i}: digest differs"));
-        }
-        if let Some(b) = r["B"].as_str() {
-            let got = b64(b);
-            if got[..] != region[o..o + got.len()] {
-                wrong.push(format!("{i}: kept bytes differ"));
-            }
+        if compare_load(i, r, &tile, shape.bytes, n, o, &mut wrong) {
             kept += 1;
         }
         loads += 1;
@@ -335,4 +301,39 @@ fn interleaved_im2col_loads_match_the_hardware() {
         wrong.len(),
         wrong.join("\n")
     );
+}
+
+/// Compares load record `i` with the model's `tile` placed at `o` in the
+/// `n`-byte poisoned window (its complete-tx `bytes`, the window's digest,
+/// the kept bytes), noting what differs; whether the record kept bytes.
+fn compare_load(
+    i: u64,
+    r: &Value,
+    tile: &ptx_semantics::tensor::SharedTile,
+    bytes: u32,
+    n: usize,
+    o: usize,
+    wrong: &mut Vec<String>,
+) -> bool {
+    if r["tx"].as_u64() != Some(u64::from(bytes)) {
+        wrong.push(format!(
+            "{i}: complete-tx {} bytes, the model {bytes}",
+            r["tx"]
+        ));
+    }
+    let mut region: Vec<u8> = (0..n as u32 / 4)
+        .flat_map(|w| poison_word(w).to_le_bytes())
+        .collect();
+    tile.apply(&mut region[o..o + tile.bytes.len()]);
+    if format!("{:016x}", digest(&region)) != r["h"].as_str().unwrap() {
+        wrong.push(format!("{i}: digest differs"));
+    }
+    let Some(b) = r["B"].as_str() else {
+        return false;
+    };
+    let got = b64(b);
+    if got[..] != region[o..o + got.len()] {
+        wrong.push(format!("{i}: kept bytes differ"));
+    }
+    true
 }
