@@ -128,14 +128,7 @@ impl Machine<'_> {
         if !matches!(loc, Loc::Global(..) | Loc::Const(_) | Loc::Param(_)) {
             return Err(Stop::Undefined(table::TENSOR_MAP_SPACE.undefined()));
         }
-        let mut b = [0u8; 128];
-        for k in 0..16 {
-            let (v, sv) = self.read_at(loc, 8 * k, 8);
-            if sv != 0 {
-                return Err(Stop::Undefined(MAP_UNSPECIFIED));
-            }
-            b[8 * k..8 * k + 8].copy_from_slice(&v.to_le_bytes());
-        }
+        let b = self.map_bytes(loc)?;
         let map = TensorMap::from_bytes(&b).map_err(|e| {
             self.asy.note = e.to_string();
             Stop::Undefined(MAP_INVALID)
@@ -467,6 +460,20 @@ impl Machine<'_> {
         Ok(())
     }
 
+    /// The 128 bytes of a tensor map at `loc`; unspecified ones are
+    /// undefined behaviour.
+    fn map_bytes(&self, loc: Loc) -> Result<[u8; 128], Stop> {
+        let mut b = [0u8; 128];
+        for k in 0..16 {
+            let (v, sv) = self.read_at(loc, 8 * k, 8);
+            if sv != 0 {
+                return Err(Stop::Undefined(MAP_UNSPECIFIED));
+            }
+            b[8 * k..8 * k + 8].copy_from_slice(&v.to_le_bytes());
+        }
+        Ok(b)
+    }
+
     /// `tensormap.replace` for one lane: the map's 128 bytes in global or
     /// shared::cta memory, read in our encoding, the field replaced
     /// ([`tensor::replace_bytes`]), written back as a weak generic write.
@@ -512,14 +519,7 @@ impl Machine<'_> {
             env.a = v;
             precond::check(&self.profile, p, &env).map_err(Stop::Undefined)?;
         }
-        let mut b = [0u8; 128];
-        for k in 0..16 {
-            let (x, sx) = self.read_at(loc, 8 * k, 8);
-            if sx != 0 {
-                return Err(Stop::Undefined(MAP_UNSPECIFIED));
-            }
-            b[8 * k..8 * k + 8].copy_from_slice(&x.to_le_bytes());
-        }
+        let mut b = self.map_bytes(loc)?;
         tensor::replace_bytes(&mut b, &tensor::Replace::new(f, ord, v)).map_err(|e| {
             self.asy.note = e.to_string();
             Stop::Undefined(Undefined::behaviour("9.7.9.26", e.rule().text))
