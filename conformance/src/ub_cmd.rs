@@ -7,7 +7,7 @@ use ptx_semantics::catalogue::Target;
 use ptx_semantics::check::{check_module, Options as CheckOptions};
 use ptx_semantics::ptx::ast::{FunctionKind, Item, Module};
 use ptx_semantics::ptx::{self, line_col};
-use ptx_ub::{Analysis, Bounds, Options, Replay, Verdict};
+use ptx_ub::{Analysis, Bounds, GivenMap, Options, Replay, Verdict};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -21,9 +21,20 @@ use std::process::ExitCode;
 /// gives parameter values, the launch and the thread, and is replayed
 /// through the simulator; one the replay does not confirm is reported
 /// unknown, with what the replay saw. An unknown always says why.
+///
+/// The module is checked first, against its own .target unless overridden
+/// (--override-target); --target names the architecture to compile for, as
+/// ptxas -arch does.
+///
+/// The rules on a tensor map's fields are asked only of a map given with
+/// --tensor-map (see the text after the options).
 #[derive(clap::Args)]
 #[command(
-    after_help = "Exit codes: 0 no undefined behaviour can happen within the bounds, 1 a witness was found (or a precondition is unknown: each says why), 2 usage error, unreadable or unsupported input."
+    after_help = "The module is checked first, as `conform check` does: against its own .target unless --override-target replaces it; --target is the architecture to compile for, as ptxas -arch.
+
+Tensor maps: the rules on a map's fields (its validity, its rank against .dim, the box's 16-byte alignment, a store's non-negative coordinates, an im2col load's filter corner inside the Bounding Box, a reduction's type against .redOp) are asked of a tensor copy only where its tensorMap can be the address of a parameter given a map: --tensor-map PARAM=FIELDS, FIELDS in the text form of `conform exec --arg tmap:FIELDS` (base=argN: the value of parameter N), e.g. --tensor-map tmap=type=f32,dims=64x32,box=32x8,base=arg1. The replay puts the map's bytes in that parameter. A field that does not parse, a map that breaks a rule (both named), or a PARAM that is no 128-byte .param of the kernel is exit 2. Other maps' fields are left to the replay's simulator.
+
+Exit codes: 0 no undefined behaviour can happen within the bounds, 1 a witness was found (or a precondition is unknown: each says why), 2 usage error, unreadable or unsupported input."
 )]
 pub struct UbArgs {
     /// The PTX module.
@@ -32,9 +43,20 @@ pub struct UbArgs {
     /// The kernel (.entry) to analyse (default: every kernel of the module).
     #[arg(long)]
     kernel: Option<String>,
-    /// Check the module for this target first (default: its .target).
+    /// The architecture to compile for, as ptxas -arch means it (sm_90, sm_90a, sm_100f...):
+    /// the module is checked against its own `.target`, which must be one that compiles for
+    /// this architecture (a `.target sm_80` module compiles for sm_90; a `.target sm_90a` one
+    /// only for sm_90a).
     #[arg(long, value_name = "sm_XX")]
     target: Option<String>,
+    /// Check against this target instead of the module's own `.target` (overrides it).
+    #[arg(long, value_name = "sm_XX")]
+    override_target: Option<String>,
+    /// The tensor map kernel parameter PARAM (a `.param .align 64 .b8 PARAM[128]`) holds,
+    /// FIELDS as `conform exec --arg tmap:FIELDS` takes them (base=argN is parameter N's
+    /// value); repeatable.
+    #[arg(long, value_name = "PARAM=FIELDS")]
+    tensor_map: Vec<String>,
     /// Largest grid, in CTAs: X[,Y[,Z]].
     #[arg(long, default_value = "8,1,1")]
     grid: String,
@@ -96,6 +118,65 @@ fn kernels(module: &Module) -> Vec<String> {
         .collect()
 }
 
+/// The module's `.target` (its first architecture).
+fn module_target(module: &Module) -> Option<Target> {
+    module.items.iter().find_map(|it| match it {
+        Item::Target { names, .. } => names.iter().find_map(|t| Target::parse(t)),
+        _ => None,
+    })
+}
+
+/// `--tensor-map PARAM=FIELDS`: each a 128-byte parameter of a kernel
+/// analysed, and a map that parses and is valid on `sm`.
+fn tensor_maps(
+    given: &[String],
+    module: &Module,
+    kernels: &[String],
+    sm: u32,
+) -> Result<Vec<GivenMap>> {
+    use ptx_semantics::tensor::{Base, MapText};
+    let mut params = Vec::new();
+    for k in kernels {
+        params.extend(ptx_ub::tensor_map_params(module, k).unwrap_or_default());
+    }
+    let mut out: Vec<GivenMap> = Vec::new();
+    for g in given {
+        let Some((param, fields)) = g.split_once('=') else {
+            bail!("--tensor-map `{g}`: not PARAM=FIELDS");
+        };
+        let param = param.trim();
+        if !params.iter().any(|p| p == param) {
+            bail!(
+                "--tensor-map `{g}`: `{param}` is not a 128-byte .param of {} (those: {})",
+                match kernels {
+                    [k] => format!("kernel `{k}`"),
+                    _ => "any kernel analysed".to_string(),
+                },
+                if params.is_empty() {
+                    "none".to_string()
+                } else {
+                    params.join(", ")
+                }
+            );
+        }
+        if out.iter().any(|m| m.param == param) {
+            bail!("--tensor-map `{g}`: `{param}` is given a map twice");
+        }
+        let map = MapText::parse(fields).map_err(|e| anyhow!("--tensor-map `{g}`: {e}"))?;
+        map.map
+            .validate_on(sm)
+            .map_err(|e| anyhow!("--tensor-map `{g}`: {e}"))?;
+        if let Base::Named(n) = &map.base {
+            bail!("--tensor-map `{g}`: base `{n}`: name a parameter as argN, or give an address");
+        }
+        out.push(GivenMap {
+            param: param.to_string(),
+            map,
+        });
+    }
+    Ok(out)
+}
+
 pub fn run(args: UbArgs) -> Result<ExitCode> {
     let src = crate::input::read_text(&args.file)?;
     let name = args.file.display().to_string();
@@ -103,17 +184,23 @@ pub fn run(args: UbArgs) -> Result<ExitCode> {
         let (l, c) = line_col(&src, e.at);
         anyhow!("{name}:{l}:{c}: {}", e.message)
     })?;
-    let target = match &args.target {
-        Some(t) => Some(Target::parse(t).ok_or_else(|| anyhow!("--target: `{t}` is not sm_XX"))?),
-        None => None,
-    };
-    let diags = check_module(
-        &module,
-        &CheckOptions {
-            target,
-            ..CheckOptions::default()
-        },
-    );
+    let mut check = CheckOptions::default();
+    if let Some(t) = &args.target {
+        match Target::parse(t) {
+            Some(a) if !a.is_ptxas_arch() => bail!(
+                "--target: ptxas 13.0 does not compile for {a} (its architectures start at sm_75; sm_101 is sm_110 since PTX ISA 9.0)"
+            ),
+            Some(a) => check.arch = Some(a),
+            None => bail!("--target: `{t}` is not a target like sm_90 or sm_90a"),
+        }
+    }
+    if let Some(t) = &args.override_target {
+        match Target::parse(t) {
+            Some(t) => check.target = Some(t),
+            None => bail!("--override-target: `{t}` is not a target like sm_90 or sm_90a"),
+        }
+    }
+    let diags = check_module(&module, &check);
     if let Some(d) = diags.first() {
         let (l, c) = line_col(&src, d.span.start);
         bail!(
@@ -121,6 +208,19 @@ pub fn run(args: UbArgs) -> Result<ExitCode> {
             d.message
         );
     }
+    let names = match &args.kernel {
+        Some(k) => vec![k.clone()],
+        None => kernels(&module),
+    };
+    if names.is_empty() {
+        bail!("{name}: no kernel (.entry) with a body");
+    }
+    let sm = check
+        .target
+        .or(check.arch)
+        .or_else(|| module_target(&module))
+        .map_or(90, |t| t.number);
+    let tensor_maps = tensor_maps(&args.tensor_map, &module, &names, sm)?;
     let opts = Options {
         bounds: Bounds {
             grid: dims(&args.grid, "grid")?,
@@ -131,15 +231,9 @@ pub fn run(args: UbArgs) -> Result<ExitCode> {
         timeout_ms: args.timeout_ms,
         pointer_params: !args.raw_params,
         budget_ms: args.budget_ms,
+        tensor_maps,
         ..Options::default()
     };
-    let names = match &args.kernel {
-        Some(k) => vec![k.clone()],
-        None => kernels(&module),
-    };
-    if names.is_empty() {
-        bail!("{name}: no kernel (.entry) with a body");
-    }
     let mut analyses = Vec::new();
     for k in &names {
         let mut a = ptx_ub::analyse(&module, k, &opts).map_err(|e| {

@@ -183,8 +183,16 @@ fn defined_side_passes_undefined_side_skipped_then_detected() {
                 g.id
             );
             let said = got["detected"].as_str().unwrap();
-            let clause = format!("PTX ISA {}: {}", b.section, b.rule);
-            assert!(said.contains(&clause), "{imp} {}: {said}", g.id);
+            // (the command protocol keeps 400 characters of the program's
+            // message: a long clause after a long instruction is cut, and
+            // what is left must be the clause's start)
+            let head = format!("PTX ISA {}: ", b.section);
+            let told = said
+                .split_once(&head)
+                .map_or("", |(_, rule)| rule.trim_end());
+            let whole = told.starts_with(b.rule.as_str());
+            let cut = imp != "simulator" && said.chars().count() >= 350 && b.rule.starts_with(told);
+            assert!(told.len() >= 40 && (whole || cut), "{imp} {}: {said}", g.id);
         }
     }
     for d in [s, out, out2, out3] {

@@ -47,7 +47,8 @@ const GALLERY: &[(&str, &[(u64, &str)])] = &[
     ("bulk_copy_size_clamped.ptx", &[]),
     ("bulk_copy_param_size.ptx", &[(24, "cp.async.bulk.size")]),
     // tensor copies and tensormap.replace (issue 16): the rules on the
-    // operands; the map's own rules need its bytes (not followed)
+    // operands; the map's own rules need its bytes (asked only of a map
+    // given: WITH_MAPS)
     (
         "tensor_copy_dst_misaligned.ptx",
         &[(22, "cp.async.bulk.tensor.shared.aligned")],
@@ -63,9 +64,40 @@ const GALLERY: &[(&str, &[(u64, &str)])] = &[
     ),
 ];
 
+/// (line, precondition) pairs that must have a witness.
+type Witnesses = &'static [(u64, &'static str)];
+
+/// Gallery files run with a tensor map given to their parameter `tmap`
+/// (`--tensor-map tmap=FIELDS`), as GALLERY.
+const F32_MAP: &str = "tmap=type=f32,dims=64x32,box=32x8,base=arg1";
+const WITH_MAPS: &[(&str, &str, Witnesses)] = &[
+    (
+        "tensor_load_coord_param.ptx",
+        F32_MAP,
+        &[(21, "cp.async.bulk.tensor.box.aligned")],
+    ),
+    ("tensor_load_coord_masked.ptx", F32_MAP, &[]),
+    (
+        "tensor_store_coord_negative.ptx",
+        F32_MAP,
+        &[(20, "cp.async.bulk.tensor.coords.non-negative")],
+    ),
+    (
+        "tensor_load_rank_mismatch.ptx",
+        "tmap=type=f32,dims=16x8x4,box=16x8x1,base=arg1",
+        &[(19, "cp.async.bulk.tensor.map.dim")],
+    ),
+];
+
 fn analyse(file: &str) -> (i32, serde_json::Value) {
+    analyse_with(file, &[])
+}
+
+fn analyse_with(file: &str, extra: &[&str]) -> (i32, serde_json::Value) {
     let path = format!("examples/ub/{file}");
-    let out = conform(&["ub", &path, "--json"]);
+    let mut args = vec!["ub", &path, "--json"];
+    args.extend_from_slice(extra);
+    let out = conform(&args);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{file}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
     (out.status.code().unwrap_or(-1), v)
@@ -73,8 +105,13 @@ fn analyse(file: &str) -> (i32, serde_json::Value) {
 
 #[test]
 fn gallery_verdicts_and_replays() {
-    for (file, expected) in GALLERY {
-        let (code, v) = analyse(file);
+    let plain = GALLERY.iter().map(|(f, e)| (*f, None, *e));
+    let mapped = WITH_MAPS.iter().map(|(f, m, e)| (*f, Some(*m), *e));
+    for (file, map, expected) in plain.chain(mapped) {
+        let (code, v) = match map {
+            Some(m) => analyse_with(file, &["--tensor-map", m]),
+            None => analyse(file),
+        };
         let findings = v["kernels"][0]["findings"].as_array().unwrap().clone();
         assert!(!findings.is_empty(), "{file}");
         let mut witnesses = Vec::new();
@@ -189,6 +226,53 @@ fn bad_input_is_exit_2_with_a_location() {
     assert_eq!(out.status.code(), Some(2));
     let out = conform(&["ub", "examples/ub/mapa_next_rank.ptx", "--kernel", "nope"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// `--tensor-map PARAM=FIELDS`: FIELDS as `conform exec --arg tmap:` takes
+/// them; a field that does not parse, a map that breaks a rule (the error
+/// names the field and the rule) or a PARAM that is no 128-byte parameter
+/// of the kernel is exit 2.
+#[test]
+fn bad_tensor_maps_are_exit_2() {
+    let file = "examples/ub/tensor_load_coord_param.ptx";
+    let run = |map: &str| {
+        let out = conform(&["ub", file, "--tensor-map", map]);
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        (out.status.code(), err)
+    };
+    let (code, err) = run("tmap=type=f33,dims=64x32,box=32x8,base=arg1");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("`type`"), "{err}");
+    // a box dimension over 256 breaks the map's rule
+    let (code, err) = run("tmap=type=f32,dims=1024x32,box=512x8,base=arg1");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("boxDim") && err.contains("256"), "{err}");
+    let (code, err) = run("x=type=f32,dims=64x32,box=32x8,base=arg1");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("`x` is not a 128-byte .param"), "{err}");
+    let (code, err) = run("nope=type=f32,dims=64x32,box=32x8,base=arg1");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("`nope`"), "{err}");
+    let (code, err) = run("tmap");
+    assert_eq!(code, Some(2), "{err}");
+}
+
+/// `--target` is ptxas -arch (the module's `.target sm_90` compiles for
+/// sm_90a but not for sm_80), `--override-target` replaces the module's
+/// `.target`, as for `conform check`.
+#[test]
+fn target_and_override_target() {
+    let file = "examples/ub/mapa_next_rank_wrapped.ptx";
+    let code = |args: &[&str]| {
+        let mut a = vec!["ub", file];
+        a.extend_from_slice(args);
+        conform(&a).status.code()
+    };
+    assert_eq!(code(&["--target", "sm_90a"]), Some(0));
+    assert_eq!(code(&["--target", "sm_80"]), Some(2));
+    assert_eq!(code(&["--target", "sm_nope"]), Some(2));
+    assert_eq!(code(&["--override-target", "sm_80"]), Some(2));
+    assert_eq!(code(&["--override-target", "sm_90a"]), Some(0));
 }
 
 #[test]

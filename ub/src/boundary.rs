@@ -79,10 +79,18 @@ fn set(env: &mut Env, v: Var, x: u64) {
         Var::ClusterSize => env.cluster_size = x,
         Var::ParamBytes => env.param_bytes = x,
         Var::ConstBytes => env.const_bytes = x,
+        Var::Coord => env.coord = x,
+        Var::BoxOffset => env.box_offset = x,
+        Var::MapRank => env.map_rank = x,
+        Var::Dim => env.dim = x,
+        Var::Lower => env.lower = x,
+        Var::Upper => env.upper = x,
+        Var::MapValid => env.map_valid = x,
+        Var::RedType => env.red_type = x,
     }
 }
 
-const ALL_VARS: [Var; 16] = [
+const ALL_VARS: [Var; 24] = [
     Var::A,
     Var::B,
     Var::Addr,
@@ -99,6 +107,14 @@ const ALL_VARS: [Var; 16] = [
     Var::ClusterSize,
     Var::ParamBytes,
     Var::ConstBytes,
+    Var::Coord,
+    Var::BoxOffset,
+    Var::MapRank,
+    Var::Dim,
+    Var::Lower,
+    Var::Upper,
+    Var::MapValid,
+    Var::RedType,
 ];
 
 /// The boundary of `edge` (`None` when the precondition never holds, or

@@ -11,6 +11,7 @@ use ptx_semantics::sim::program::{
     Access, Addr, AsyncInstr, MbarKind, Op, Policy, Program, Src, Sreg, TensorDir,
 };
 use ptx_semantics::sim::{self, Effect, Space, WindowProfile};
+use ptx_semantics::tensor::MapText;
 use z3::ast::{Ast, Bool, BV};
 use z3::{Model, Params, SatResult, Solver};
 
@@ -222,6 +223,18 @@ struct Stop {
     /// The open paths: where each was, and the loops it was in with their
     /// turns so far.
     open: Vec<(usize, Vec<(usize, u32)>)>,
+}
+
+/// The parameters of kernel `kernel` that can hold a tensor map (128
+/// bytes), by name, for `Options::tensor_maps`.
+pub fn tensor_map_params(module: &Module, kernel: &str) -> Result<Vec<String>, Error> {
+    let prog = sim::prepare_lenient(module, kernel, &WindowProfile::SM90).map_err(Error::Load)?;
+    Ok(prog
+        .params
+        .iter()
+        .filter(|p| p.size == 128)
+        .map(|p| p.name.clone())
+        .collect())
 }
 
 /// Runs kernel `kernel` of `module` symbolically and answers every
@@ -621,9 +634,9 @@ fn async_preconditions(
             all(table::st_bulk(*space == Space::Generic), &t);
         }
         AsyncInstr::Tensor(t) => {
-            // the rules on the operands; those on the map's fields need
-            // its bytes, which the search does not know
-            // (table::TENSOR_MAP_RULES: the simulator checks them)
+            // the rules on the operands, then those on the map's fields
+            // where the map is one given (table::TENSOR_MAP_RULES: else the
+            // simulator checks them)
             let mut terms = base.clone().with(Var::Map, s.address(path, t.map));
             let way = match &t.dir {
                 TensorDir::Load { dst, dst_space, .. } => {
@@ -643,6 +656,8 @@ fn async_preconditions(
                     all(vec![p], &tt);
                 }
             }
+            let coords: Vec<BV> = t.coords.iter().map(|c| s.value(path, *c)).collect();
+            let (map_first, map_rest) = crate::tmap::rules(&s.given_maps(), t, &terms, &coords);
             if let TensorDir::Load {
                 dst_space,
                 mbar: m,
@@ -654,10 +669,20 @@ fn async_preconditions(
                 let t = terms.with(Var::Mbar, s.address(path, *m));
                 all(table::mbarrier(MbarOp::Bulk, *dst_space), &t);
                 all(vec![table::tensor_mbar(*cta_pair)], &t);
+                for (p, t) in map_first {
+                    all(vec![p], &t);
+                }
                 if let Some(c) = cta_mask {
                     let t = t.with(Var::CtaMask, mask64(&s.value(path, *c), 16));
                     all(vec![table::bulk_multicast()], &t);
                 }
+            } else {
+                for (p, t) in map_first {
+                    all(vec![p], &t);
+                }
+            }
+            for (p, t) in map_rest {
+                all(vec![p], &t);
             }
         }
         AsyncInstr::TensormapReplace {
@@ -723,6 +748,19 @@ impl Search<'_> {
         // without asking, so a path past a loop's last possible turn is cut
         // here too)
         Turn::Cut
+    }
+
+    /// The tensor maps given for this kernel's parameters, each with the
+    /// parameter's generic address.
+    fn given_maps(&self) -> Vec<(u64, &MapText)> {
+        self.opts
+            .tensor_maps
+            .iter()
+            .filter_map(|g| {
+                let p = self.prog.params.iter().find(|p| p.name == g.param)?;
+                (p.size == 128).then_some((self.profile.param_base + p.offset, &g.map))
+            })
+            .collect()
     }
 
     fn base_terms(&self) -> Terms {
@@ -906,6 +944,17 @@ impl Search<'_> {
             };
             params.push((p.name.clone(), shown));
             param_bytes.push(bytes);
+        }
+        // a parameter given a tensor map holds its bytes
+        for g in &self.opts.tensor_maps {
+            let Some(k) = self.prog.params.iter().position(|p| p.name == g.param) else {
+                continue;
+            };
+            if param_bytes[k].len() == 128 {
+                let b = crate::tmap::bytes(&g.map, &param_bytes);
+                param_bytes[k] = b.to_vec();
+                params[k].1 = b.iter().map(|b| format!("{b:02x}")).collect();
+            }
         }
         let values = terms
             .vars

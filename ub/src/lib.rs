@@ -21,12 +21,14 @@ pub mod replay;
 mod slice;
 #[cfg(test)]
 mod tests;
+mod tmap;
 mod z3dom;
 
 use ptx_semantics::precond::Precondition;
 use serde::Serialize;
 
-pub use exec::analyse;
+pub use exec::{analyse, tensor_map_params};
+pub use tmap::GivenMap;
 
 /// Launch bounds: each dimension of the grid (in CTAs), the CTA (in
 /// threads) and the cluster (in CTAs) ranges over `1..=max`.
@@ -68,6 +70,12 @@ pub struct Options {
     /// stops, and what it had not settled is reported unknown, with the
     /// paths it left open; a query gets no more than what is left).
     pub budget_ms: u64,
+    /// Tensor maps kernel parameters hold: the rules on a map's fields
+    /// (`table::TENSOR_MAP_RULES`) are asked of the copies whose
+    /// `tensorMap` can be that parameter's address, and the replay puts
+    /// the map's bytes (our encoding) in the parameter.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tensor_maps: Vec<GivenMap>,
 }
 
 impl Options {
@@ -85,6 +93,7 @@ impl Default for Options {
             pointer_params: true,
             max_paths: 1024,
             budget_ms: 2_000,
+            tensor_maps: Vec::new(),
         }
     }
 }

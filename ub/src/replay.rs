@@ -1,7 +1,8 @@
 //! Replaying a witness through the concrete simulator: the launch the
 //! witness names, its parameters (pointer parameters become buffers at
-//! their addresses, holding the values the path loaded), and a check that
-//! the witness thread hits the same clause at the same instruction.
+//! their addresses, holding the values the path loaded; a parameter given
+//! a tensor map holds its bytes), and a check that the witness thread hits
+//! the same clause at the same instruction.
 
 use ptx_semantics::ptx::ast::Module;
 use ptx_semantics::sim::{
@@ -53,14 +54,15 @@ pub fn settle(module: &Module, kernel: &str, opts: &Options, finding: &mut Findi
     finding.replay = r;
 }
 
-/// The bytes of a tensor map are what the search does not follow
-/// (`table::TENSOR_MAP_RULES`): a witness whose replay stopped at an
-/// earlier tensor instruction on such a rule (the map a parameter holds,
-/// which the search left zero, is no map; or it is incomplete, copied by
-/// threads the witness's launch does not have) is tried again with each
-/// 128-byte parameter the witness left zero holding a valid map (rank 5,
-/// tiled) and the CTA at its bound. A confirmed retry is the witness,
-/// with that launch and those parameters.
+/// The bytes of a tensor map the search was not given
+/// (`Options::tensor_maps`; a given map is in its parameter's bytes
+/// already) are what it does not follow (`table::TENSOR_MAP_RULES`): a
+/// witness whose replay stopped at an earlier tensor instruction on such a
+/// rule (the map a parameter holds, which the search left zero, is no map;
+/// or it is incomplete, copied by threads the witness's launch does not
+/// have) is tried again with each 128-byte parameter the witness left zero
+/// holding a valid map (rank 5, tiled) and the CTA at its bound. A
+/// confirmed retry is the witness, with that launch and those parameters.
 fn tensor_map_retry(
     module: &Module,
     kernel: &str,

@@ -91,6 +91,11 @@ enum Probe {
     /// box of `in` to `sh` plus the row's `dst_off`, `sh` zeroed first;
     /// writes `sh` (`tensor::load_kernel`).
     TensorLoad,
+    /// As `TensorLoad` at `dst_off` 0 in a cluster of 2, completing on
+    /// `bar` of the CTA the row names (`mapa` of it: the executing CTA's
+    /// or its peer's), each CTA's `bar` initialised before a cluster
+    /// barrier; writes `sh` (`tensor::mbar_kernel`).
+    TensorMbar,
     /// `cp.async.bulk.tensor.Nd.shared::cluster.global.im2col` (`rank` 4
     /// or 5) of a column of `in` to `sh`, zeroed first, with the row's
     /// im2col offsets; writes `sh` (`tensor::im2col_kernel`).
@@ -464,6 +469,33 @@ pub fn edges() -> Vec<Edge> {
             Probe::TensorLoad,
         )
     });
+    // the load's mbarrier in the CTA of its destination (PTX ISA
+    // 9.7.9.25.5.2, `.cta_group::1`): `sh` in rank 0's part of a cluster
+    // of 2, the mbarrier's shared::cluster address over rank 0's part and
+    // the first address of rank 1's. Only its CTA decides the rule: the
+    // kernel's mbarrier is `bar` of the CTA the value lies in (the
+    // executing CTA's, or its peer's through mapa)
+    let part = 1u64 << P.rank_shift;
+    let mut before = table::tensor_copy(table::TensorWay::Load(Space::SharedCluster));
+    before.extend(table::mbarrier(table::MbarOp::Bulk, Space::SharedCluster));
+    out.push(Edge {
+        before,
+        range: Some((shared_at, part)),
+        vt: TENSOR_VT,
+        hardware: false,
+        ..edge(
+            TENSOR_FORM.into(),
+            "cp.async.bulk.tensor",
+            "9.7.9.25.5.2",
+            &table::TENSOR_MBAR_SAME_CTA,
+            Var::Mbar,
+            Env {
+                cluster_size: u64::from(MBAR_CLUSTER),
+                ..tensor
+            },
+            Probe::TensorMbar,
+        )
+    });
     // the im2col offsets' ranges (PTX ISA 5.5.4.1): the W offset of a 4D
     // or 5D load of a column to `sh` (1024-byte aligned), the map a
     // parameter as the tiled load's
@@ -536,6 +568,10 @@ const TENSOR_FORM: &str =
     "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes";
 const TENSOR_VT: (&str, &str) = ("8.7", "sm_90a");
 
+/// CTAs of the cluster of the `TensorMbar` groups: the executing CTA and
+/// its peer.
+const MBAR_CLUSTER: u32 = 2;
+
 /// The im2col load the `Im2col` groups run, of `.dim` `rank`.
 fn im2col_form(rank: u32) -> String {
     format!(
@@ -589,12 +625,17 @@ pub const NOT_AT_AN_EDGE: &[(&str, &str)] = &[
     ("cp.async.bulk.tensor.dst.shared::cta", "its edge is between two CTAs of a cluster: not generated yet"),
     ("cp.async.bulk.tensor.map.space", "its edge is the last shared or local address and the first past it, where no map can be: not generated yet"),
     ("cp.async.bulk.tensor.map.aligned", "its edge is a parameter map 64 bytes into the parameter space and one 16 further, which a .param declaration cannot place (ptxas aligns it): not generated yet"),
-    ("cp.async.bulk.tensor.mbar.same-cta", "its edge is between two CTAs of a cluster: not generated yet"),
     ("cp.async.bulk.tensor.mbar.cta-pair", "its edge is between two CTA pairs of a cluster (`.cta_group::2`, sm_100): not generated yet"),
     ("cp.async.bulk.tensor.im2col::w.wHalo", "its edge (511 and 512) needs an .im2col::w copy (sm_100's) with wHalo from the row: not generated yet"),
     ("cp.async.bulk.tensor.im2col::w::128.wHalo", "as cp.async.bulk.tensor.im2col::w.wHalo (31 and 32)"),
     ("cp.async.bulk.tensor.im2col::w.wOffset", "as cp.async.bulk.tensor.im2col::w.wHalo (31 and 32)"),
     ("tensormap.replace.aligned", "as cp.async.bulk.tensor.map.aligned, for a map in global or shared memory: not generated yet"),
+    ("cp.async.bulk.tensor.map.dim", "a rule on the map's fields (the rank against .dim), no edge of an operand: the suite's tensor groups take valid maps; not generated yet"),
+    ("cp.async.bulk.tensor.map.valid", "a rule on the map's fields (its validity), no edge of an operand: the map's own rules are tensor::TensorMap::validate's, tested there"),
+    ("cp.async.bulk.tensor.box.aligned", "a rule on the map's fields and tensorCoords[0] (its edge, 4 and 5 elements of an f32 map, needs a map in the group): not generated yet"),
+    ("cp.async.bulk.tensor.coords.non-negative", "a store's coordinate at 0 and -1 with a map in the group: not generated yet"),
+    ("cp.async.bulk.tensor.im2col.filter", "an im2col corner at the Bounding Box's edge with a map in the group: not generated yet"),
+    ("cp.reduce.async.bulk.tensor.type", "the map's element type against .redOp: a table, no edge"),
     ("tensormap.replace.generic", "its edge is the shared::cta window of another CTA or the param window, which a replace cannot reach without a map there: not generated yet"),
     ("mbarrier.aligned", "its edge is an object 8 bytes into a variable and one 4 bytes further, whose undefined side is also a plain access to a valid object's bytes: not generated yet"),
     ("mbarrier.shared::cta", "its edge is between two CTAs of a cluster: not generated yet"),
@@ -709,6 +750,7 @@ fn layouts(p: Probe) -> (Layout, Layout) {
             ]),
         ),
         Probe::TensorLoad => tensor::load_layouts(),
+        Probe::TensorMbar => tensor::mbar_layouts(),
         Probe::Im2col { rank } => tensor::im2col_layouts(rank),
         Probe::Replace { .. } => tensor::replace_layouts(),
     }
@@ -816,6 +858,10 @@ fn input_row(e: &Edge, value: u64, rng: &mut SplitMix64) -> Option<Vec<u8>> {
             let off = u32::try_from(value - e.fixed.addr).ok()?;
             return Some(tensor::load_input(off, || rng.next_u64() as u8));
         }
+        Probe::TensorMbar => {
+            let rank = u32::try_from(value >> P.rank_shift).ok()?;
+            return Some(tensor::mbar_input(rank, || rng.next_u64() as u8));
+        }
         Probe::Im2col { rank } => {
             let offset = u16::try_from(value).ok()?;
             return Some(tensor::im2col_input(rank, offset, || rng.next_u64() as u8));
@@ -907,6 +953,7 @@ fn expected_row(e: &Edge, value: u64, input: &[u8]) -> Option<Vec<u8>> {
             let off = u32::try_from(value - e.fixed.addr).ok()?;
             return tensor::load_expected(off, input);
         }
+        Probe::TensorMbar => return tensor::load_expected(0, input),
         Probe::Im2col { rank } => {
             return tensor::im2col_expected(rank, u16::try_from(value).ok()?, input)
         }
@@ -984,6 +1031,7 @@ fn kernel(s: &Solved, id: &str, seed: u64, input: &Layout, output: &Layout) -> S
         Probe::MbarInit => "Row of `in`: the count; of `out`: whether phase 0 is complete after the init (0) and after an arrive-on by the count (1).".into(),
         Probe::StBulk => "Row of `in`: 48 bytes and the size; of `out`: the 48 bytes stored to sh, after st.bulk zeroed the first `size` of them.".into(),
         Probe::TensorLoad => format!("map0: {}. Row of `in`: the tensor, its first bytes the offset of the destination in sh (u32) and the box's coordinates (2 x s32); of `out`: sh (zeroed before the copy) after the copy completed on the mbarrier.", tensor::map_text(MapKind::Load)),
+        Probe::TensorMbar => format!("map0: {}. Row of `in`: the tensor, its first bytes the offset of the destination in sh (u32, 0), the box's coordinates (2 x s32) and the rank of the CTA whose bar the copy completes on (u32: the value's CTA, value >> {}); of `out`: sh (zeroed before the copy) after the copy completed on the executing CTA's mbarrier.", tensor::map_text(MapKind::Load), P.rank_shift),
         Probe::Im2col { rank } => format!("map0: {}. Row of `in`: the tensor, its first bytes the coordinates (5 x s32, all 0) and the im2col offsets at byte 20 (.u16 each, W first; H and D 0); of `out`: sh (zeroed before the copy) after the column's copy completed on the mbarrier.", tensor::map_text(MapKind::Im2col(rank))),
         Probe::Replace { .. } => format!("map0: {}. Row of `in`: new_val (.global_address: its offset from `in`); of `out`: the replaced map (the implementation's 128 bytes: don't-care), then 1 once the replace and its fences are done.", tensor::map_text(MapKind::Replace)),
     });
@@ -1038,6 +1086,7 @@ fn kernel(s: &Solved, id: &str, seed: u64, input: &Layout, output: &Layout) -> S
         Probe::MbarInit => return mbarrier_kernel(&m, &e.form),
         Probe::StBulk => return st_bulk_kernel(&m, &e.form),
         Probe::TensorLoad => return tensor::load_kernel(&m, &e.form),
+        Probe::TensorMbar => return tensor::mbar_kernel(&m, &e.form),
         Probe::Im2col { rank } => return tensor::im2col_kernel(&m, &e.form, rank),
         Probe::Replace { field, ord } => return tensor::replace_kernel(&m, &e.form, field, ord),
     };
@@ -1134,7 +1183,7 @@ fn build(s: &Solved, undefined: bool, id: &str, o: &Options) -> Option<Built> {
         group.cluster = [n, 1, 1];
     }
     let map = match e.probe {
-        Probe::TensorLoad => Some(MapKind::Load),
+        Probe::TensorLoad | Probe::TensorMbar => Some(MapKind::Load),
         Probe::Im2col { rank } => Some(MapKind::Im2col(rank)),
         Probe::Replace { .. } => Some(MapKind::Replace),
         _ => None,

@@ -26,6 +26,14 @@ pub struct Env {
     pub cluster_size: u64,
     pub param_bytes: u64,
     pub const_bytes: u64,
+    pub coord: u64,
+    pub box_offset: u64,
+    pub map_rank: u64,
+    pub dim: u64,
+    pub lower: u64,
+    pub upper: u64,
+    pub map_valid: u64,
+    pub red_type: u64,
 }
 
 impl Env {
@@ -58,6 +66,14 @@ impl Env {
             Var::ClusterSize => self.cluster_size,
             Var::ParamBytes => self.param_bytes,
             Var::ConstBytes => self.const_bytes,
+            Var::Coord => self.coord,
+            Var::BoxOffset => self.box_offset,
+            Var::MapRank => self.map_rank,
+            Var::Dim => self.dim,
+            Var::Lower => self.lower,
+            Var::Upper => self.upper,
+            Var::MapValid => self.map_valid,
+            Var::RedType => self.red_type,
         }
     }
 }

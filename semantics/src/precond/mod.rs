@@ -61,6 +61,27 @@ pub enum Var {
     ParamBytes,
     /// Bytes of the module's constant data.
     ConstBytes,
+    /// One of a tensor copy's `tensorCoords` (a `.s32`, sign-extended to
+    /// 64 bits).
+    Coord,
+    /// A tensor copy's box offset in bytes along dimension 0:
+    /// `tensorCoords[0]` times the element size (a signed product, 64
+    /// bits).
+    BoxOffset,
+    /// The rank of the tensor map a copy reads.
+    MapRank,
+    /// A tensor copy's `.dim`.
+    Dim,
+    /// An im2col map's Bounding Box along one spatial dimension: its
+    /// lowest and highest coordinate, inclusive (signed, 64 bits).
+    Lower,
+    Upper,
+    /// 1 when the tensor map a copy reads is a valid tensor-map object for
+    /// the copy's mode, else 0.
+    MapValid,
+    /// 1 when `.redOp` and the map's element type are a combination of
+    /// the table of PTX ISA 9.7.9.25.5.3, else 0.
+    RedType,
 }
 
 impl Var {
@@ -82,6 +103,14 @@ impl Var {
             Var::ClusterSize => "%cluster_nctarank",
             Var::ParamBytes => "param-bytes",
             Var::ConstBytes => "const-bytes",
+            Var::Coord => "tensorCoords[i]",
+            Var::BoxOffset => "box-offset",
+            Var::MapRank => "map-rank",
+            Var::Dim => ".dim",
+            Var::Lower => "box-lower",
+            Var::Upper => "box-upper",
+            Var::MapValid => "map-valid",
+            Var::RedType => "redop-type-valid",
         }
     }
 }

@@ -648,23 +648,103 @@ pub static TENSOR_DST_OWN_CTA: Precondition = Precondition {
 // The vars: `Var::Map` is the generic address of `tensorMap`, `Var::Addr`
 // the shared address of the box (a load's `dstMem` in its space, a store's
 // `.shared::cta` source), `Var::Mbar` a load's mbarrier, `Var::A` one
-// im2col offset (16 bits). The rules that read the map's fields (its
-// validity, `.dim` against its rank, the box's alignment from
-// `tensorCoords[0]`, the coordinates against the dimensions, the
-// reduction's type against its element type) need the map's bytes, which
-// only the simulator reads ([`TENSOR_MAP_RULES`]).
+// im2col offset (16 bits). The rules that read the map's fields
+// ([`TENSOR_MAP_RULES`]) have vars of their own, from the map the copy
+// reads: `Var::MapValid`, `Var::MapRank` against `Var::Dim`,
+// `Var::BoxOffset`, `Var::Coord` (one coordinate) with `Var::Lower` and
+// `Var::Upper` (the Bounding Box of its dimension), `Var::RedType`. The
+// simulator reads them from the map's bytes; `conform ub` knows them only
+// for a map it is given (`--tensor-map`).
 
-/// The rules of a tensor copy that read the tensor map's fields: the
-/// simulator checks them on the map it reads; a precondition of the
-/// instruction's operands cannot say them (`conform ub` does not know a
-/// map a parameter holds).
-pub const TENSOR_MAP_RULES: &[(&str, &str)] = &[
-    ("5.5", "the tensor map is a valid tensor-map object (its fields' ranges and the rules that tie them together)"),
-    ("9.7.9.25.5.2", "tensorCoords has .dim elements: the map's rank must be .dim"),
-    ("5.5.3.1", "The address of the bounding Box must also be aligned to 16 bytes (tensorCoords[0] times the element size)"),
-    ("9.7.9.25.5.1", "Starting co-ordinates for Bounding Box (tensorCoords) must be non-negative (stores)"),
-    ("5.5.4.1", "The filter corner location must be within the bounding box (im2col)"),
-    ("9.7.9.25.5.3", "the valid combinations of .redOp and the map's element type"),
+const COORD: Term = Term::Var(Var::Coord);
+/// `2^63`: added to both sides, it turns a signed comparison into an
+/// unsigned one.
+const SIGN: Term = Term::Lit(1 << 63);
+
+/// The map a tensor copy reads is a valid tensor-map object for the copy:
+/// [`crate::tensor::TensorMap::validate`], the mode the copy names (tiled
+/// or im2col), the im2col map rules (`cuTensorMapEncodeIm2col`'s non-zero
+/// area and whole 16-byte pixels; a store's Bounding Box within the
+/// tensor).
+pub static TENSOR_MAP_VALID: Precondition = Precondition {
+    id: "cp.async.bulk.tensor.map.valid",
+    section: "5.5",
+    rule: "the tensor map is not a valid tensor-map object: a field breaks a rule of the tensor map (PTX ISA 5.5, the driver's cuTensorMapEncode requirements)",
+    effect: Effect::Behaviour,
+    holds: Cond::Eq(&Term::Var(Var::MapValid), &ONE),
+};
+/// The map's rank is the instruction's `.dim` (not checked for
+/// `.tile::gather4`/`.tile::scatter4`, whose map has rank 2 and whose
+/// `tensorCoords` five elements).
+pub static TENSOR_MAP_DIM: Precondition = Precondition {
+    id: "cp.async.bulk.tensor.map.dim",
+    section: "9.7.9.25.5.2",
+    rule: "The vector operand tensorCoords specifies the starting coordinates ... Vector of n elements where n = .dim: the tensor map's rank must be .dim",
+    effect: Effect::Behaviour,
+    holds: Cond::Eq(&Term::Var(Var::MapRank), &Term::Var(Var::Dim)),
+};
+/// `tensorCoords[0]` times the element size (the global strides are
+/// multiples of 16, so only dimension 0 can misalign the box). Not asked
+/// of an interleaved map, whose dimension 0 counts 16- or 32-byte slices
+/// (`Var::BoxOffset` is 0 there).
+pub static TENSOR_BOX_ALIGNED: Precondition = Precondition {
+    id: "cp.async.bulk.tensor.box.aligned",
+    section: "5.5.3.1",
+    rule: "The address of the bounding Box must also be aligned to 16 bytes",
+    effect: Effect::Behaviour,
+    holds: Cond::Aligned(&Term::Var(Var::BoxOffset), &Term::Lit(16)),
+};
+/// Each coordinate of a store or reduction (`Var::Coord`), as a `.s32`.
+pub static TENSOR_COORD_NON_NEGATIVE: Precondition = Precondition {
+    id: "cp.async.bulk.tensor.coords.non-negative",
+    section: "9.7.9.25.5.1",
+    rule: "Starting co-ordinates for Bounding Box (tensorCoords) must be non-negative",
+    effect: Effect::Behaviour,
+    holds: Cond::Not(&Cond::Bit(&COORD, &Term::Lit(63))),
+};
+/// The filter's corner of an im2col load along one spatial dimension
+/// (`Var::Coord`) within that dimension's Bounding Box (`Var::Lower` to
+/// `Var::Upper`, inclusive: `pixelBoxLowerCorner` to `globalDim - 1 +
+/// pixelBoxUpperCorner`), signed. The simulator reports the im2col
+/// operands' other rules (their count) with the same clause.
+pub static TENSOR_IM2COL_FILTER: Precondition = Precondition {
+    id: "cp.async.bulk.tensor.im2col.filter",
+    section: "5.5.4",
+    rule: "the im2col operands break a rule of the im2col mode (the offsets' count and range, the filter inside the bounding box)",
+    effect: Effect::Behaviour,
+    holds: Cond::All(&[
+        Cond::Ule(
+            &Term::Add(&Term::Var(Var::Lower), &SIGN),
+            &Term::Add(&COORD, &SIGN),
+        ),
+        Cond::Ule(
+            &Term::Add(&COORD, &SIGN),
+            &Term::Add(&Term::Var(Var::Upper), &SIGN),
+        ),
+    ]),
+};
+/// `.redOp` and the map's element type (`Var::RedType`, read by
+/// [`crate::sim::reduce::tensor_type`]).
+pub static TENSOR_RED_TYPE: Precondition = Precondition {
+    id: "cp.reduce.async.bulk.tensor.type",
+    section: "9.7.9.25.5.3",
+    rule: "The following table describes the valid combinations of .redOp and element type: .add .u32 .s32 .u64 .f32 .f16 .bf16; .min, .max .u32 .s32 .u64 .s64 .f16 .bf16; .inc, .dec .u32; .and, .or, .xor .b32 .b64",
+    effect: Effect::Behaviour,
+    holds: Cond::Eq(&Term::Var(Var::RedType), &ONE),
+};
+
+/// The rules of a tensor copy that read the tensor map's fields, in the
+/// order the simulator checks them after the operands' rules
+/// ([`tensor_copy`]): the rank against `.dim`, the map's validity, a
+/// reduction's type, the box's alignment, then a store's coordinates or an
+/// im2col load's filter.
+pub const TENSOR_MAP_RULES: &[&Precondition] = &[
+    &TENSOR_MAP_DIM,
+    &TENSOR_MAP_VALID,
+    &TENSOR_RED_TYPE,
+    &TENSOR_BOX_ALIGNED,
+    &TENSOR_COORD_NON_NEGATIVE,
+    &TENSOR_IM2COL_FILTER,
 ];
 
 const MAP_ALIGN_64: &str = "a tensor map is a 128-byte object aligned to 64 bytes (CUDA driver API, CUtensorMap: \"alignas(64)\")";
@@ -1232,7 +1312,8 @@ pub fn mbarrier(op: MbarOp, space: Space) -> Vec<&'static Precondition> {
 /// instructions' (9.7.13.15), and the rules of operands a form has only
 /// sometimes (the multicast's `ctaMask`, `st.async`'s generic `mbar`, a
 /// tensor load's `mbar`, the im2col offsets of a `.dim`, `{wHalo,
-/// wOffset}` of a W mode).
+/// wOffset}` of a W mode), and the rules on a tensor map's fields
+/// ([`TENSOR_MAP_RULES`]).
 static BESIDE_ROWS: &[&Precondition] = &[
     &MBAR_INIT_GENERIC,
     &MBAR_INVAL_GENERIC,
@@ -1258,6 +1339,12 @@ static BESIDE_ROWS: &[&Precondition] = &[
     &IM2COL_W_HALO,
     &IM2COL_W128_HALO,
     &IM2COL_W_OFFSET,
+    &TENSOR_MAP_DIM,
+    &TENSOR_MAP_VALID,
+    &TENSOR_RED_TYPE,
+    &TENSOR_BOX_ALIGNED,
+    &TENSOR_COORD_NON_NEGATIVE,
+    &TENSOR_IM2COL_FILTER,
 ];
 
 const LOAD_CTA: &[&Precondition] = &[
@@ -1583,7 +1670,7 @@ pub static EXEMPT: &[(&str, &str)] = &[
     ("cp.async.wait_all", "9.7.9.25.1: as cp.async.wait_group"),
     ("cp.async.bulk.commit_group", "9.7.9.25.1: as cp.async.wait_group"),
     ("cp.async.bulk.wait_group", "9.7.9.25.1: as cp.async.wait_group"),
-    ("cp.async.bulk.tensor.*", "9.7.9.25.5.2: every form's rules on its operands are listed by row; the rules on the map's fields are TENSOR_MAP_RULES (the simulator's, on the map it reads)"),
+    ("cp.async.bulk.tensor.*", "9.7.9.25.5.2: every form's rules on its operands are listed by row; the rules on the map's fields are TENSOR_MAP_RULES (the simulator's, on the map it reads; conform ub's for a map it is given)"),
 ];
 
 /// The preconditions of the catalogue row with this id (empty when it has

@@ -477,3 +477,72 @@ fn tensor_operands_alignment_windows_and_values() {
         }
     }
 }
+
+/// The rules on a tensor map's fields read as the model's functions check
+/// them: the box's alignment as `tile_load` finds it (f32 and u8 maps,
+/// negative first coordinates included), a store's coordinates as `.s32`,
+/// the im2col filter's corner against an inclusive, signed Bounding Box.
+#[test]
+fn tensor_map_field_rules_agree_with_the_model() {
+    use crate::sim::undefined::Effect;
+    use crate::tensor::{tile_load, MapText, TensorError};
+    let p = WindowProfile::SM90;
+    let with = |pre: &Precondition, e: Env| holds(&p, &pre.holds, &e);
+    let zeros = |_: u64, n: usize| Some(vec![0u8; n]);
+    for (fields, elem) in [
+        ("type=f32,dims=64x32,box=32x8,base=0x100000", 4i64),
+        ("type=u8,dims=64x32,box=16x8,base=0x100000", 1),
+    ] {
+        let map = MapText::parse(fields).unwrap().map;
+        for c0 in -40i32..40 {
+            let model = tile_load(&map, &[c0, 0], 0, &zeros);
+            let misaligned = matches!(model, Err(TensorError::MisalignedBox { .. }));
+            let e = Env {
+                box_offset: (i64::from(c0) * elem) as u64,
+                ..env()
+            };
+            assert_eq!(
+                with(&table::TENSOR_BOX_ALIGNED, e),
+                !misaligned,
+                "{fields} {c0}"
+            );
+        }
+    }
+    let coord = |c: i32| Env {
+        coord: i64::from(c) as u64,
+        ..env()
+    };
+    for (c, ok) in [
+        (0, true),
+        (1, true),
+        (i32::MAX, true),
+        (-1, false),
+        (i32::MIN, false),
+    ] {
+        assert_eq!(with(&table::TENSOR_COORD_NON_NEGATIVE, coord(c)), ok, "{c}");
+    }
+    let inside = |c: i32, lower: i64, upper: i64| {
+        let e = Env {
+            lower: lower as u64,
+            upper: upper as u64,
+            ..coord(c)
+        };
+        with(&table::TENSOR_IM2COL_FILTER, e)
+    };
+    for (c, ok) in [(-2, false), (-1, true), (0, true), (8, true), (9, false)] {
+        assert_eq!(inside(c, -1, 8), ok, "{c}");
+    }
+    assert!(!inside(i32::MIN, -1, 8) && !inside(i32::MAX, -1, 8));
+    assert!(inside(-5, -7, -3) && !inside(-2, -7, -3));
+    let dim = |map_rank: u64, dim: u64| Env {
+        map_rank,
+        dim,
+        ..env()
+    };
+    assert!(with(&table::TENSOR_MAP_DIM, dim(2, 2)));
+    assert!(!with(&table::TENSOR_MAP_DIM, dim(3, 2)));
+    for pre in table::TENSOR_MAP_RULES {
+        assert_eq!(pre.effect, Effect::Behaviour, "{}", pre.id);
+        assert!(table::all().contains(pre), "{}", pre.id);
+    }
+}

@@ -196,6 +196,90 @@ pub fn load_kernel(m: &Module, form: &str) -> String {
     with_map(body(k, &lines))
 }
 
+/// The rows of the `TensorMbar` groups: the tensor load's, with the rank
+/// of the CTA whose mbarrier the copy completes on after the coordinates.
+pub fn mbar_layouts() -> (Layout, Layout) {
+    let (_, output) = load_layouts();
+    let mut input = Layout::packed(&[
+        ("dst_off", "u32", 4),
+        ("c0", "s32", 4),
+        ("c1", "s32", 4),
+        ("mbar_rank", "u32", 4),
+    ]);
+    input.row = LOAD_IN_ROW;
+    (input, output)
+}
+
+/// The `TensorMbar` row: [`load_input`]'s at `dst_off` 0, then the
+/// mbarrier's CTA `rank` at byte 12 (outside the box the copy reads).
+pub fn mbar_input(rank: u32, data: impl FnMut() -> u8) -> Vec<u8> {
+    let mut row = load_input(0, data);
+    row[12..16].copy_from_slice(&rank.to_le_bytes());
+    row
+}
+
+/// `Probe::TensorMbar`: each CTA of the cluster of 2 initialises its
+/// `bar` for one arrival before a cluster barrier (so the peer's is an
+/// initialised mbarrier object; the peer, which has no row, leaves after
+/// it); then, as [`load_kernel`] at `dst_off` 0, the executing CTA
+/// expects the box's bytes on its own `bar` and the copy completes on
+/// `bar` of the row's CTA (`mapa`): its own (defined), or its peer's
+/// (undefined: "the mbarrier object mbar ... must be in the shared memory
+/// of the same CTA as the shared memory destination dstMem", PTX ISA
+/// 9.7.9.25.5.2), whose wait gives up after 65,536 tries.
+pub fn mbar_kernel(m: &Module, form: &str) -> String {
+    let k = head(
+        m,
+        &[
+            ".reg .pred %p, %q;",
+            ".reg .b32 %a, %c0, %c1, %r, %mb, %x0, %x1, %x2, %x3, %z, %tries;",
+            ".reg .b64 %st, %tm;",
+            ".shared .align 1024 .b8 sh[256];",
+            ".shared .align 8 .b64 bar;",
+            "// every CTA's bar, initialised before any CTA leaves or uses its peer's",
+            "mbarrier.init.shared::cta.b64 [bar], 1;",
+            "fence.mbarrier_init.release.cluster;",
+            "barrier.cluster.arrive;",
+            "barrier.cluster.wait;",
+        ],
+    );
+    let z = "{ %z, %z, %z, %z }";
+    let v = "{ %x0, %x1, %x2, %x3 }";
+    let mut lines: Vec<String> = vec![
+        "ld.global.u32 %c0, [%pin+4];".into(),
+        "ld.global.u32 %c1, [%pin+8];".into(),
+        "ld.global.u32 %r, [%pin+12];".into(),
+        "mov.u32 %a, sh;".into(),
+        "// mbar: bar of the row's CTA".into(),
+        "mapa.shared::cluster.u32 %mb, bar, %r;".into(),
+        "mov.b64 %tm, map0;".into(),
+        "cvta.param.u64 %tm, %tm;".into(),
+        "mov.u32 %z, 0;".into(),
+    ];
+    for off in (0..SH_BYTES).step_by(16) {
+        lines.push(format!("st.shared.v4.u32 [sh+{off}], {z};"));
+    }
+    lines.extend([
+        "fence.proxy.async.shared::cta;".into(),
+        format!("mbarrier.arrive.expect_tx.shared::cta.b64 %st, [bar], {LOAD_BOX_BYTES};"),
+        format!("{form} [%a], [%tm, {{%c0, %c1}}], [%mb];"),
+        "mov.u32 %tries, 0;".into(),
+        "$wait:".into(),
+        "mbarrier.try_wait.parity.shared::cta.b64 %p, [bar], 0;".into(),
+        "@%p bra $done;".into(),
+        "add.u32 %tries, %tries, 1;".into(),
+        "setp.lt.u32 %q, %tries, 65536;".into(),
+        "@%q bra $wait;".into(),
+        "$done:".into(),
+    ]);
+    for off in (0..SH_BYTES).step_by(16) {
+        lines.push(format!("ld.shared.v4.u32 {v}, [sh+{off}];"));
+        lines.push(format!("st.global.v4.u32 [%pout+{off}], {v};"));
+    }
+    lines.push("mbarrier.inval.shared::cta.b64 [bar];".into());
+    with_map(body(k, &lines))
+}
+
 /// Pixels of the im2col loads' column.
 const IM2COL_PIXELS: u32 = 4;
 /// Bytes of a pixel: 4 f32 channels.

@@ -20,10 +20,7 @@ use crate::sim::space::Space;
 use crate::sim::undefined::Undefined;
 use crate::tensor::{self, DataType, OobFill, SharedTile, TensorError, TensorMap};
 
-const MAP_INVALID: Undefined = Undefined::behaviour(
-    "5.5",
-    "the tensor map is not a valid tensor-map object: a field breaks a rule of the tensor map (PTX ISA 5.5, the driver's cuTensorMapEncode requirements)",
-);
+const MAP_INVALID: Undefined = table::TENSOR_MAP_VALID.undefined();
 const MAP_UNSPECIFIED: Undefined = Undefined::behaviour(
     "9.7.9.25.5.2",
     "The operand tensorMap specifies the properties of the tensor copy operation: its bytes are unspecified",
@@ -32,26 +29,11 @@ pub(super) const MAP_PROXY: Undefined = Undefined::result(
     "9.7.9.25.5.2",
     "The tensorMap is accessed in tensormap proxy: a generic write to it (tensormap.replace included) needs fence.proxy.tensormap::generic before a tensor copy uses it",
 );
-const DIM: Undefined = Undefined::behaviour(
-    "9.7.9.25.5.2",
-    "The vector operand tensorCoords specifies the starting coordinates ... Vector of n elements where n = .dim: the tensor map's rank must be .dim",
-);
-const BOX_ALIGN: Undefined = Undefined::behaviour(
-    "5.5.3.1",
-    "The address of the bounding Box must also be aligned to 16 bytes",
-);
-const NEGATIVE: Undefined = Undefined::behaviour(
-    "9.7.9.25.5.1",
-    "Starting co-ordinates for Bounding Box (tensorCoords) must be non-negative",
-);
-const RED_TYPE: Undefined = Undefined::behaviour(
-    "9.7.9.25.5.3",
-    "The following table describes the valid combinations of .redOp and element type: .add .u32 .s32 .u64 .f32 .f16 .bf16; .min, .max .u32 .s32 .u64 .s64 .f16 .bf16; .inc, .dec .u32; .and, .or, .xor .b32 .b64",
-);
-const IM2COL: Undefined = Undefined::behaviour(
-    "5.5.4",
-    "the im2col operands break a rule of the im2col mode (the offsets' count and range, the filter inside the bounding box)",
-);
+const DIM: Undefined = table::TENSOR_MAP_DIM.undefined();
+const BOX_ALIGN: Undefined = table::TENSOR_BOX_ALIGNED.undefined();
+const NEGATIVE: Undefined = table::TENSOR_COORD_NON_NEGATIVE.undefined();
+const RED_TYPE: Undefined = table::TENSOR_RED_TYPE.undefined();
+const IM2COL: Undefined = table::TENSOR_IM2COL_FILTER.undefined();
 const GATHER4: Undefined = Undefined::behaviour(
     "9.7.9.25.5.2",
     "In .tile::gather4 mode, four rows in 2-dimnesional source tensor are combined to form a single 2-dimensional destination tensor: the tensor map's rank must be 2",
