@@ -2,7 +2,9 @@
 //! catalogue's forms and from mutations of them (a qualifier dropped, added,
 //! replaced or moved; an operand of another type, kind or count; another
 //! PTX version or target). ptxas's verdict on each, measured on the device
-//! machine, is the oracle; `conform check` must agree with it.
+//! machine, is the oracle; `conform check` must agree with it. The operand
+//! syntax (vector variables, selectors, `reg+imm`...) is a second axis, in
+//! [`syntax`], with a corpus of its own.
 //!
 //! A variant is stored as one JSON line; the kernel around its instruction
 //! comes from [`render`], so the corpus on disk stays small and the kernels
@@ -13,8 +15,10 @@ use ptx_semantics::catalogue::types::ptx_type;
 use ptx_semantics::catalogue::{Catalogue, PtxVersion, Target};
 use serde::{Deserialize, Serialize};
 
+pub mod syntax;
+
 /// One kernel of the corpus.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Variant {
     pub id: String,
     /// The instruction of the spec's list the variant started from.
@@ -27,6 +31,14 @@ pub struct Variant {
     pub ptx: String,
     /// The instruction line, without its `;`.
     pub instr: String,
+    /// Which corpus axis made it: empty for the catalogue axis (qualifiers,
+    /// operand kinds, versions), `syntax` for the operand-syntax axis
+    /// ([`syntax::generate`]), whose kernels also declare vector variables.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub axis: String,
+    /// The operand the syntax axis rewrote (`d`, `[a]`), empty otherwise.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub operand: String,
 }
 
 /// ptxas's verdict on one variant.
@@ -80,13 +92,13 @@ pub const VERSIONS: &[&str] = &[
 ];
 
 /// Register types the kernel template declares (`.b128` only from PTX 8.3).
-const REG_TYPES: &[&str] = &[
+pub(crate) const REG_TYPES: &[&str] = &[
     ".pred", ".b16", ".b32", ".b64", ".u16", ".u32", ".u64", ".s16", ".s32", ".s64", ".f16",
     ".f32", ".f64", ".b128",
 ];
 
 /// The register of a declared type: `%t_b32_3`.
-fn reg(ty: &str, i: usize) -> String {
+pub(crate) fn reg(ty: &str, i: usize) -> String {
     format!("%t_{}_{i}", ty.trim_start_matches('.'))
 }
 
@@ -112,12 +124,15 @@ pub fn render(v: &Variant) -> String {
             ty.trim_start_matches('.')
         ));
     }
+    if v.axis == syntax::AXIS {
+        s.push_str(&syntax::vector_declarations());
+    }
     s.push_str(&format!("\t{};\n\tret;\n}}\n", v.instr));
     s
 }
 
 /// The register type that holds a value of type `want` most naturally.
-fn natural_reg(want: &str) -> &'static str {
+pub(crate) fn natural_reg(want: &str) -> &'static str {
     let Some(t) = ptx_type(want) else {
         return ".b32";
     };
@@ -133,8 +148,34 @@ fn natural_reg(want: &str) -> &'static str {
     }
 }
 
+/// One operand of a sampled instruction, with what the catalogue says of
+/// its position (the syntax axis rewrites operands from this).
+#[derive(Clone, Debug)]
+pub(crate) struct Sampled {
+    pub text: String,
+    /// The operand's name in the catalogue row (`d`, `[a]`, `cache-policy`).
+    pub name: String,
+    /// Index of the operand in the row's operand list.
+    pub spec: usize,
+    /// The kinds the position accepts, and the one sampled.
+    pub kinds: Vec<Want>,
+    pub kind: Want,
+    /// The value type of the position (`.b32`).
+    pub ty: String,
+    /// The vector length of a `vec` position.
+    pub len: usize,
+    /// Whether a `|p` partner was appended.
+    pub partner: bool,
+}
+
 /// The instruction text of a form with slots and operands chosen at random.
 fn sample(form: &Form, rng: &mut Rng) -> (Vec<String>, Vec<String>) {
+    let (quals, ops) = sample_operands(form, rng);
+    (quals, ops.into_iter().map(|o| o.text).collect())
+}
+
+/// [`sample`], keeping each operand's position facts.
+pub(crate) fn sample_operands(form: &Form, rng: &mut Rng) -> (Vec<String>, Vec<Sampled>) {
     let mut quals: Vec<String> = Vec::new();
     let mut chosen: Vec<(String, String)> = Vec::new();
     for slot in &form.slots {
@@ -163,7 +204,7 @@ fn sample(form: &Form, rng: &mut Rng) -> (Vec<String>, Vec<String>) {
         .cloned()
         .unwrap_or_default();
     let mut ops = Vec::new();
-    for spec in &form.operands {
+    for (index, spec) in form.operands.iter().enumerate() {
         let present = match &spec.presence {
             Presence::Required => true,
             Presence::IfQualifier(q) => quals.contains(q),
@@ -183,12 +224,37 @@ fn sample(form: &Form, rng: &mut Rng) -> (Vec<String>, Vec<String>) {
         };
         let kind = *rng.pick(&spec.kinds);
         let mut text = operand_text(kind, &ty, spec, &get, &space, &quals, rng);
-        if spec.pred_partner == Some(true) || (spec.pred_partner == Some(false) && rng.chance(50)) {
+        let partner =
+            spec.pred_partner == Some(true) || (spec.pred_partner == Some(false) && rng.chance(50));
+        if partner {
             text = format!("{text}|{}", reg(".pred", 1));
         }
-        ops.push(text);
+        ops.push(Sampled {
+            text,
+            name: spec.name.clone(),
+            spec: index,
+            kinds: spec.kinds.clone(),
+            kind,
+            len: vec_len(spec, &get),
+            ty,
+            partner,
+        });
     }
     (quals, ops)
+}
+
+/// The length of a `vec` position: fixed, or from a slot (`.v4` gives 4).
+fn vec_len(
+    spec: &ptx_semantics::catalogue::OperandSpec,
+    get: &dyn Fn(&str) -> Option<String>,
+) -> usize {
+    match &spec.vec_len {
+        Some(VecLen::Fixed(n)) => *n,
+        Some(VecLen::Slot(s)) => get(s)
+            .and_then(|q| q.strip_prefix(".v").and_then(|n| n.parse().ok()))
+            .unwrap_or(2),
+        None => 2,
+    }
 }
 
 fn operand_text(
@@ -230,13 +296,7 @@ fn operand_text(
             format!("[{}, {{{}}}]", reg(".b64", i), coords.join(", "))
         }
         Want::Vec => {
-            let len = match &spec.vec_len {
-                Some(VecLen::Fixed(n)) => *n,
-                Some(VecLen::Slot(s)) => get(s)
-                    .and_then(|q| q.strip_prefix(".v").and_then(|n| n.parse().ok()))
-                    .unwrap_or(2),
-                None => 2,
-            };
+            let len = vec_len(spec, get);
             let r = natural_reg(ty);
             let items: Vec<String> = (0..len).map(|k| reg(r, k)).collect();
             format!("{{{}}}", items.join(", "))
@@ -252,7 +312,7 @@ fn operand_text(
     }
 }
 
-fn symbol(space: &str) -> &'static str {
+pub(crate) fn symbol(space: &str) -> &'static str {
     if space.starts_with(".shared") {
         "svar"
     } else if space.starts_with(".const") {
@@ -276,7 +336,7 @@ fn address(space: &str, rng: &mut Rng) -> String {
     }
 }
 
-fn join(opcode: &str, quals: &[String], ops: &[String]) -> String {
+pub(crate) fn join(opcode: &str, quals: &[String], ops: &[String]) -> String {
     let mut s = opcode.to_string();
     for q in quals {
         s.push_str(q);
@@ -289,7 +349,7 @@ fn join(opcode: &str, quals: &[String], ops: &[String]) -> String {
 }
 
 /// A target, and a PTX version that knows it nine times in ten.
-fn pick_setting(rng: &mut Rng) -> (String, String) {
+pub(crate) fn pick_setting(rng: &mut Rng) -> (String, String) {
     let target = rng.pick(TARGETS).to_string();
     let t = Target::parse(&target)
         .map(|t| t.min_ptx())
@@ -343,13 +403,10 @@ pub fn generate(seed: u64, per_form: usize) -> Vec<Variant> {
             if round % 2 == 0 {
                 for _ in 0..12 {
                     let v = Variant {
-                        id: String::new(),
-                        family: String::new(),
-                        form: String::new(),
-                        mutation: String::new(),
                         target: target.clone(),
                         ptx: ptx.clone(),
                         instr: join(&form.opcode, &sampled.0, &sampled.1),
+                        ..Variant::default()
                     };
                     if crate::check::check_source(render(&v).as_bytes(), &Default::default())
                         .is_empty()
@@ -371,6 +428,7 @@ pub fn generate(seed: u64, per_form: usize) -> Vec<Variant> {
                     target,
                     ptx,
                     instr: join(&form.opcode, quals, ops),
+                    ..Variant::default()
                 });
             };
             push("base", &quals, &ops, &mut rng);

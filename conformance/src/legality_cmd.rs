@@ -1,8 +1,9 @@
-//! `conform legality gen|compare`: build the ptxas legality corpus and
-//! compare `conform check` with ptxas's verdicts.
+//! `conform legality gen|compare`: build the ptxas legality corpus (the
+//! catalogue axis, or with `--syntax` the operand-syntax axis) and compare
+//! `conform check` with ptxas's verdicts.
 
 use crate::check::check_source;
-use crate::legality::{generate, render, Variant, Verdict};
+use crate::legality::{generate, render, syntax, Variant, Verdict};
 use anyhow::{Context, Result};
 use ptx_semantics::check::Options;
 use std::collections::{BTreeMap, HashMap};
@@ -18,13 +19,22 @@ pub enum LegalityCommand {
         out: PathBuf,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Base samples per catalogue form.
-        #[arg(long, default_value_t = 12)]
-        per_form: usize,
+        /// Base samples per catalogue form [default: 12; 3 with --syntax].
+        #[arg(long)]
+        per_form: Option<usize>,
+        /// The operand-syntax axis (vector variables, selectors, immediates,
+        /// reg+imm, var+imm, braces, sinks) instead of the catalogue axis;
+        /// its corpus lives apart, in corpus/legality/syntax.
+        #[arg(long)]
+        syntax: bool,
     },
-    /// Compare `conform check` with ptxas on the committed corpus.
+    /// Compare `conform check` with ptxas on a committed corpus. Exit
+    /// status 0: agreement; 1: unlisted disagreements, or agreement below
+    /// 99%; 2: no verdicts yet (verdicts.jsonl missing), or an unreadable
+    /// corpus.
     Compare {
-        /// The corpus folder (variants.jsonl, verdicts.jsonl, divergences.tsv).
+        /// The corpus folder (variants.jsonl, verdicts.jsonl, divergences.tsv):
+        /// corpus/legality, or corpus/legality/syntax.
         #[arg(long, default_value = "corpus/legality")]
         corpus: PathBuf,
         /// Print every disagreement.
@@ -39,8 +49,13 @@ pub fn run(cmd: LegalityCommand) -> Result<ExitCode> {
             out,
             seed,
             per_form,
+            syntax,
         } => {
-            let variants = generate(seed, per_form);
+            let variants = if syntax {
+                syntax::generate(seed, per_form.unwrap_or(3))
+            } else {
+                generate(seed, per_form.unwrap_or(12))
+            };
             std::fs::create_dir_all(out.join("kernels"))?;
             let mut lines = String::new();
             let mut manifest = String::new();
@@ -56,10 +71,24 @@ pub fn run(cmd: LegalityCommand) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         LegalityCommand::Compare { corpus, verbose } => {
+            let verdicts = corpus.join("verdicts.jsonl");
+            if !verdicts.exists() {
+                eprintln!(
+                    "conform: {} has no ptxas verdicts yet ({} is missing); produce them on the \
+                     device machine with `python3 tools/device/ptxas_verdicts.py DIR \"$OUT\"` \
+                     (see corpus/legality/README.md)",
+                    corpus.display(),
+                    verdicts.display()
+                );
+                return Ok(ExitCode::from(2));
+            }
             let report = compare(&corpus)?;
             let mut out = std::io::stdout().lock();
+            for d in &report.disagreements {
+                writeln!(out, "{d}")?;
+            }
             if verbose {
-                for d in report.disagreements.iter().chain(&report.crashes) {
+                for d in &report.crashes {
                     writeln!(out, "{d}")?;
                 }
                 for d in &report.stale {
@@ -72,10 +101,13 @@ pub fn run(cmd: LegalityCommand) -> Result<ExitCode> {
     }
 }
 
-/// Agreement of `conform check` with ptxas, per family.
+/// Agreement of `conform check` with ptxas, per family and per mutation.
 pub struct Report {
     /// family -> (agree, total)
     pub per_family: BTreeMap<String, (usize, usize)>,
+    /// mutation -> (agree, total), for corpora of the syntax axis (empty
+    /// for the catalogue axis, whose table stays per family).
+    pub per_mutation: BTreeMap<String, (usize, usize)>,
     /// Disagreements not on the divergence list.
     pub disagreements: Vec<String>,
     /// Disagreements on the divergence list.
@@ -112,6 +144,15 @@ impl Report {
             "all",
             100.0 * a as f64 / t.max(1) as f64
         ));
+        if !self.per_mutation.is_empty() {
+            s.push_str("\nmutation (axis)                 agree   total   agreement\n");
+            for (m, (a, t)) in &self.per_mutation {
+                s.push_str(&format!(
+                    "{m:<30} {a:>7} {t:>7}   {:>6.2}%\n",
+                    100.0 * *a as f64 / (*t).max(1) as f64
+                ));
+            }
+        }
         s.push_str(&format!(
             "listed divergences: {}; unlisted disagreements: {}; stale list entries: {}; ptxas crashes (no verdict): {}\n",
             self.listed,
@@ -144,6 +185,7 @@ pub fn compare(corpus: &Path) -> Result<Report> {
     let divergences = read_divergences(&corpus.join("divergences.tsv"))?;
     let mut report = Report {
         per_family: BTreeMap::new(),
+        per_mutation: BTreeMap::new(),
         disagreements: Vec::new(),
         listed: 0,
         stale: Vec::new(),
@@ -164,10 +206,16 @@ pub fn compare(corpus: &Path) -> Result<Report> {
         let ptxas_ok = verdict.rc == 0;
         let findings = check_source(render(v).as_bytes(), &Options::default());
         let ours_ok = findings.is_empty();
+        let agree = ptxas_ok == ours_ok;
         let entry = report.per_family.entry(v.family.clone()).or_default();
         entry.1 += 1;
-        if ptxas_ok == ours_ok {
-            entry.0 += 1;
+        entry.0 += usize::from(agree);
+        if !v.axis.is_empty() {
+            let entry = report.per_mutation.entry(v.mutation.clone()).or_default();
+            entry.1 += 1;
+            entry.0 += usize::from(agree);
+        }
+        if agree {
             continue;
         }
         if divergences.contains_key(&v.id) {
@@ -180,8 +228,9 @@ pub fn compare(corpus: &Path) -> Result<Report> {
             .map(|d| d.message.clone())
             .unwrap_or_else(|| "legal".into());
         report.disagreements.push(format!(
-            "{}\t{}\t{} {}\tptxas: {}\tconform: {}",
+            "{}\t{}\t{}\t{} {}\tptxas: {}\tconform: {}",
             v.id,
+            v.mutation,
             v.instr,
             v.target,
             v.ptx,

@@ -162,6 +162,9 @@ pub fn check_module_rows(module: &Module, options: &Options) -> (Vec<Diagnostic>
 #[derive(Clone, Copy, Debug)]
 enum Symbol {
     Reg(&'static str),
+    /// A vector register variable (`.reg .v4 .u32 w`): element type and
+    /// length. Its elements (`w.x`) look up as [`Symbol::Reg`].
+    VecReg(&'static str, u8),
     /// A variable and its state space.
     Var(&'static str),
     /// A kernel (`.entry`) parameter: read-only `.param` memory.
@@ -449,10 +452,18 @@ impl<'c> Checker<'c> {
                 format!("`{}` is not a register type", v.ty),
             );
         }
+        if let (".reg", Some(n)) = (v.space.as_str(), v.vector) {
+            if let Some(why) = vector_register_problem(&v.ty, n) {
+                self.diag(v.span, "declaration", Some("5.4.2"), why);
+            }
+        }
         let Some(top) = scope.last_mut() else { return };
         for d in &v.names {
             let sym = if v.space == ".reg" {
-                Symbol::Reg(intern_type(&v.ty))
+                match v.vector {
+                    Some(n) => Symbol::VecReg(intern_type(&v.ty), n as u8),
+                    None => Symbol::Reg(intern_type(&v.ty)),
+                }
             } else {
                 Symbol::Var(intern_space(&v.space))
             };
@@ -472,6 +483,40 @@ impl<'c> Checker<'c> {
     }
 
     fn lookup(&self, name: &str, scope: &[Scope]) -> Option<Symbol> {
+        let found = self.lookup_plain(name, scope);
+        if found.is_some() {
+            return found;
+        }
+        // `v.x`: an element of a vector register (PTX ISA 6.4.3).
+        let (base, selector) = name.rsplit_once('.')?;
+        match (self.lookup_plain(base, scope)?, element_index(selector)) {
+            (Symbol::VecReg(ty, len), Some(k)) if k < len => Some(Symbol::Reg(ty)),
+            _ => None,
+        }
+    }
+
+    /// Why `name` does not look up: an element a vector lacks, a selector
+    /// that is none, a selector on a scalar, or no declaration.
+    fn undeclared(&self, name: &str, scope: &[Scope]) -> String {
+        let Some((base, selector)) = name.rsplit_once('.') else {
+            return format!("`{name}` is not declared");
+        };
+        match (self.lookup_plain(base, scope), element_index(selector)) {
+            (Some(Symbol::VecReg(_, len)), Some(_)) => {
+                format!("`{base}` is a .v{len} vector: it has no element `.{selector}`")
+            }
+            (Some(Symbol::VecReg(..)), None) => format!(
+                "`.{selector}` is not a vector element (`.x .y .z .w` or `.r .g .b .a`)"
+            ),
+            (Some(Symbol::Reg(ty)), _) => format!(
+                "`{base}` is a scalar `{ty}` register: `.{selector}` selects an element of a vector register"
+            ),
+            (Some(_), _) => format!("`{base}` is not a vector register: `{name}` is not declared"),
+            (None, _) => format!("`{base}` is not declared"),
+        }
+    }
+
+    fn lookup_plain(&self, name: &str, scope: &[Scope]) -> Option<Symbol> {
         let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
         for s in scope.iter().rev() {
             if let Some(sym) = s.names.get(name) {
@@ -918,6 +963,29 @@ impl<'c> Checker<'c> {
                         _ => Ok(()),
                     }
                 }
+                Some(Symbol::VecReg(ety, len)) => {
+                    if !wants(Want::Vec) {
+                        return Err(format!(
+                            "`{n}` is a .v{len} `{ety}` vector register, not a scalar ({}; an element is written `{n}.x`)",
+                            describe_kinds(kinds)
+                        ));
+                    }
+                    // PTX ISA 6.4.3: a vector variable stands for the brace
+                    // list of its elements, `{n.x, n.y, ...}`.
+                    if let Some(want) = vector_length(spec, b) {
+                        if usize::from(len) != want {
+                            return Err(format!(
+                                "expects a vector of {want}, but `{n}` is a .v{len} vector"
+                            ));
+                        }
+                    }
+                    match ty {
+                        Some(t) if !register_fits(ety, t, fit) => Err(format!(
+                            "the elements of vector `{n}` are `{ety}`, which does not fit type `{t}`"
+                        )),
+                        _ => Ok(()),
+                    }
+                }
                 Some(sym @ (Symbol::Var(_) | Symbol::EntryParam | Symbol::Function)) => {
                     if wants(Want::Sym) {
                         self.address_width(n, &sym, ty)
@@ -925,14 +993,27 @@ impl<'c> Checker<'c> {
                         Err(format!("`{n}` is a variable or function, not a register"))
                     }
                 }
-                None => Err(format!("`{n}` is not declared")),
+                None => Err(self.undeclared(n, scope)),
             },
             OperandKind::NameOffset(n, _) => match self.lookup(n, scope) {
                 Some(sym @ (Symbol::Var(_) | Symbol::EntryParam)) if wants(Want::Sym) => {
                     self.address_width(n, &sym, ty)
                 }
+                // `%r1+4`: the register's value plus a constant, a source
+                // operand where a register or an immediate may stand.
+                Some(Symbol::Reg(rt)) if wants(Want::Reg) && wants(Want::Imm) => {
+                    if rt == ".pred" {
+                        return Err(format!("`{n}` is a predicate: `{n}+offset` has no value"));
+                    }
+                    match ty {
+                        Some(t) if !register_fits(rt, t, fit) => Err(format!(
+                            "register `{n}` is `{rt}`, which does not fit type `{t}`"
+                        )),
+                        _ => Ok(()),
+                    }
+                }
                 Some(_) => Err(format!("`{n}+offset` is not allowed here")),
-                None => Err(format!("`{n}` is not declared")),
+                None => Err(self.undeclared(n, scope)),
             },
             OperandKind::Not(n) => {
                 if wants(Want::Pred) {
@@ -1012,8 +1093,11 @@ impl<'c> Checker<'c> {
                         Some(Symbol::EntryParam | Symbol::Var(".param")) if tensor => Err(format!(
                             "the tensor map is a generic address: `{base}` is a .param address (take it with mov and cvta.param)"
                         )),
+                        Some(Symbol::VecReg(ety, len)) => Err(format!(
+                            "`{base}` is a .v{len} `{ety}` vector register, not an address"
+                        )),
                         Some(_) => Ok(()),
-                        None => Err(format!("`{base}` is not declared")),
+                        None => Err(self.undeclared(base, scope)),
                     },
                     Some(base) => Err(format!("special register `{base}` cannot be an address")),
                     None => Ok(()),
@@ -1026,15 +1110,7 @@ impl<'c> Checker<'c> {
                         describe_kinds(kinds)
                     ));
                 }
-                let len = match &spec.vec_len {
-                    Some(VecLen::Fixed(n)) => Some(*n),
-                    Some(VecLen::Slot(s)) => b
-                        .get(s)
-                        .and_then(|q| q.strip_prefix(".v"))
-                        .and_then(|n| n.parse().ok()),
-                    None => None,
-                };
-                if let Some(n) = len {
+                if let Some(n) = vector_length(spec, b) {
                     if items.len() != n {
                         return Err(format!("expects a vector of {n}, found {}", items.len()));
                     }
@@ -1132,6 +1208,7 @@ impl<'c> Checker<'c> {
         match self.lookup(name, scope) {
             Some(Symbol::Reg(rt)) if register_fits(rt, ty, crate::catalogue::Fit::Exact) => Ok(()),
             Some(Symbol::Reg(rt)) => Err(format!("`{name}` is `{rt}`, expected `{ty}`")),
+            Some(Symbol::VecReg(..)) => Err(format!("`{name}` is a vector, expected `{ty}`")),
             _ => Err(format!("`{name}` is not a declared `{ty}` register")),
         }
     }
@@ -1231,6 +1308,54 @@ fn resolve_type(ty: Option<&'static TypeRef>, b: &Binding<'static>) -> Option<&'
             })
         }
     }
+}
+
+/// The length a vector operand must have: fixed by the form (`vec<2>`) or
+/// by its `.vec` qualifier (`.v4` gives 4).
+fn vector_length(spec: &crate::catalogue::OperandSpec, b: &Binding) -> Option<usize> {
+    match &spec.vec_len {
+        Some(VecLen::Fixed(n)) => Some(*n),
+        Some(VecLen::Slot(s)) => b
+            .get(s)
+            .and_then(|q| q.strip_prefix(".v"))
+            .and_then(|n| n.parse().ok()),
+        None => None,
+    }
+}
+
+/// The element a vector selector names (PTX ISA 6.4.3: "Vector elements
+/// can be extracted from the vector with the suffixes .x, .y, .z and .w, as
+/// well as the typical color fields .r, .g, .b and .a").
+pub fn element_index(selector: &str) -> Option<u8> {
+    Some(match selector {
+        "x" | "r" => 0,
+        "y" | "g" => 1,
+        "z" | "b" => 2,
+        "w" | "a" => 3,
+        _ => return None,
+    })
+}
+
+/// What is wrong with a vector register declaration `.reg .vN ty`, if
+/// anything. PTX ISA 5.4.2: "Vectors of length 2 and 4 of any
+/// non-predicate fundamental type can be declared by prefixing the type
+/// with .v2 or .v4"; "Vectors cannot exceed 128-bits in length; for
+/// example, .v4 .f64 is not allowed." (The 256-bit `ld`/`st` of 9.7.9.8
+/// take brace lists.)
+fn vector_register_problem(ty: &str, n: u32) -> Option<String> {
+    let t = crate::catalogue::types::ptx_type(ty)?;
+    if t.kind == crate::catalogue::types::TypeKind::Pred {
+        return Some(format!(
+            "`.v{n} {ty}`: vectors of predicates cannot be declared"
+        ));
+    }
+    if n != 2 && n != 4 {
+        return Some(format!(
+            "`.v{n} {ty}`: vectors of length 2 and 4 can be declared"
+        ));
+    }
+    let bits = t.bits * n;
+    (bits > 128).then(|| format!("`.v{n} {ty}` is {bits} bits: a vector cannot exceed 128 bits"))
 }
 
 fn without_partner(spec: &crate::catalogue::OperandSpec) -> crate::catalogue::OperandSpec {

@@ -3,14 +3,20 @@
 //! is located within the input; and whatever parses prints back to the same
 //! tree.
 //!
-//! Inputs are mutations of the nvcc corpus and the hand-written sample,
-//! made deterministically from a SplitMix64 stream per input index.
+//! Inputs are mutations of the nvcc corpus and the hand-written samples,
+//! made deterministically from a SplitMix64 stream per input index; one
+//! mutation splices in vector register syntax (declarations, element
+//! selectors, whole vectors, vector `mov`, `reg+imm`), well formed or not.
+//! Every checker diagnostic is located within the input, and a module that
+//! checks clean loads into the simulator without a panic.
 //! `PTX_FUZZ_ITERS` sets how many inputs to run (default 20,000),
 //! `PTX_FUZZ_SEED` the base seed, and `PTX_FUZZ_ONLY=i` reruns one input.
 //! Failing inputs are written under the target's tmp folder.
 
 use ptx_semantics::check::{check_module, Options};
+use ptx_semantics::ptx::{line_col, FunctionKind, Stmt};
 use ptx_semantics::ptx::{parse, print, Item, Module};
+use ptx_semantics::sim::{self, WindowProfile};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -149,6 +155,30 @@ const DICTIONARY: &[&str] = &[
     "bra",
     "ret;",
     "$L__BB0_1:",
+    // vector registers and their elements (PTX ISA 5.4.2, 6.4.3)
+    ".reg .v2 .u32 v;",
+    ".reg .v4 .b16 w;",
+    ".reg .v8 .b32 e;",
+    ".reg .v2 .pred pv;",
+    ".v2",
+    ".x",
+    ".y",
+    ".z",
+    ".w",
+    ".r",
+    ".g",
+    ".b",
+    ".a",
+    ".q",
+    "v.x",
+    "v.w",
+    "v.q",
+    "%r1.x",
+    "%rd1 + 1",
+    "%r1-4",
+    "+ 4",
+    "mov.v4.u16",
+    "mov.v2.u32 v, v;",
 ];
 
 fn seed_paths() -> Vec<PathBuf> {
@@ -161,6 +191,7 @@ fn seed_paths() -> Vec<PathBuf> {
         .collect();
     files.sort();
     files.push(root.join("tests/data/sample.ptx"));
+    files.push(root.join("tests/data/vectors.ptx"));
     files
 }
 
@@ -185,10 +216,52 @@ fn range(rng: &mut SplitMix64, len: usize) -> (usize, usize) {
     (start, end)
 }
 
+/// A statement of vector register syntax: a declaration, an element, a
+/// whole vector, a vector `mov` or a `reg+imm` operand, well formed or
+/// broken (a selector that is none, a selector on a scalar, a length that
+/// does not match, a vector of predicates, a dangling `+`).
+fn vector_snippet(rng: &mut SplitMix64) -> String {
+    let pick = |rng: &mut SplitMix64, xs: &[&'static str]| xs[rng.below(xs.len())];
+    let name = pick(
+        rng,
+        &["v", "w", "h", "foo", "%vv", "e", "%r1", "%rd1", "nope"],
+    );
+    let other = pick(rng, &["v", "w", "h", "foo", "%r2", "%rd2"]);
+    let n = pick(rng, &["2", "4", "8", "3", "1", "16"]);
+    let ty = pick(
+        rng,
+        &[
+            ".u32", ".b16", ".u16", ".f32", ".u64", ".s32", ".pred", ".b128", ".u8",
+        ],
+    );
+    let sel = pick(
+        rng,
+        &["x", "y", "z", "w", "r", "g", "b", "a", "q", "xy", "", "0"],
+    );
+    let imm = pick(rng, &["1", "-1", "0x10", "18446744073709551615", "x", ""]);
+    match rng.below(16) {
+        0 | 1 => format!(".reg .v{n} {ty} {name};"),
+        2 => format!(".reg .v{n} {ty} {name}<4>;"),
+        3 => format!("mov{ty} %r1, {name}.{sel};"),
+        4 => format!("mov{ty} {name}.{sel}, %r1;"),
+        5 => format!("ld.global.v{n}{ty} {name}, [%rd1];"),
+        6 => format!("st.global.v{n}{ty} [%rd1+16], {name};"),
+        7 => format!("mov.v{n}{ty} {name}, {{%r1, %r2, %r3, %r4}};"),
+        8 => format!("mov.v{n}{ty} {{%r1, %r2}}, {name};"),
+        9 => format!("mov.v{n}{ty} {name}, {other};"),
+        10 => format!("mov.b32 {name}, {other};"),
+        11 => format!("st{ty} [%rd1], {name} + {imm};"),
+        12 => format!("add{ty} %r1, {name}.{sel} - {imm}, 1;"),
+        13 => format!("cvt.u32{ty} %r1, {name}.{sel};"),
+        14 => format!("mov{ty} {name}, {name}.{sel}.{sel};"),
+        _ => format!("@{name}.{sel} mov.v{n}{ty} {name}.{sel}, {name};"),
+    }
+}
+
 /// One random change to `buf`.
 fn mutate_once(rng: &mut SplitMix64, buf: &mut Vec<u8>, seeds: &[Vec<u8>]) {
     let len = buf.len();
-    match rng.below(13) {
+    match rng.below(14) {
         // Flip a bit (mostly within ASCII) or overwrite a byte.
         0 | 1 => {
             if len > 0 {
@@ -255,6 +328,17 @@ fn mutate_once(rng: &mut SplitMix64, buf: &mut Vec<u8>, seeds: &[Vec<u8>]) {
             let b = (a + rng.below(4096)).min(len);
             *buf = buf[a..b].to_vec();
         }
+        // A line of vector syntax after some line of the input (mostly
+        // inside a body, where statements go).
+        12 => {
+            let at = rng.below(len + 1);
+            let at = buf[at..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(len, |p| at + p + 1);
+            let line = format!("\t{}\n", vector_snippet(rng));
+            buf.splice(at..at, line.bytes());
+        }
         _ => {
             // Replace a run of digits with a big or odd number.
             if len > 0 {
@@ -314,7 +398,28 @@ fn run_one(src: &str) -> Result<Outcome, String> {
             }
         }
         Ok(module) => {
-            let _ = check_module(&module, &Options::default());
+            let diags = check_module(&module, &Options::default());
+            if let Some(d) = diags.iter().find(|d| d.span.end as usize > src.len()) {
+                return Err(format!(
+                    "diagnostic span {}..{} beyond input length {}: {}",
+                    d.span.start,
+                    d.span.end,
+                    src.len(),
+                    d.message
+                ));
+            }
+            // what checks clean loads into the simulator or is refused with
+            // an error, never a panic (unless it declares so many registers
+            // that naming each would take the time of many inputs)
+            if diags.is_empty() && registers_declared(&module) <= 1 << 16 {
+                for item in &module.items {
+                    if let Item::Function(f) = item {
+                        if f.kind == FunctionKind::Entry && f.body.is_some() {
+                            let _ = sim::prepare(&module, &f.name, &WindowProfile::SM90);
+                        }
+                    }
+                }
+            }
             let text = print(&module);
             match parse(&text) {
                 Ok(back) if back == module => Ok(Outcome::Parsed),
@@ -337,6 +442,35 @@ fn run_one(src: &str) -> Result<Outcome, String> {
             Err(format!("panic: {msg}"))
         }
     }
+}
+
+/// How many registers (vector elements counted) a module's functions
+/// declare.
+fn registers_declared(module: &Module) -> u64 {
+    fn count(stmts: &[Stmt]) -> u64 {
+        stmts
+            .iter()
+            .map(|s| match s {
+                Stmt::Var(v) if v.space == ".reg" => {
+                    let per = u64::from(v.vector.unwrap_or(1));
+                    v.names
+                        .iter()
+                        .map(|d| per * u64::from(d.range.unwrap_or(1)))
+                        .sum()
+                }
+                Stmt::Block(inner, _) => count(inner),
+                _ => 0,
+            })
+            .sum()
+    }
+    module
+        .items
+        .iter()
+        .map(|i| match i {
+            Item::Function(f) => f.body.as_deref().map_or(0, count),
+            _ => 0,
+        })
+        .sum()
 }
 
 /// The first top-level item where a module and its reprint differ.
@@ -871,6 +1005,58 @@ fn nasty_inputs_are_handled() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Broken vector syntax is refused at its own line (by the parser or the
+/// checker), never with a panic, and what the checker refuses the
+/// simulator refuses too or loads.
+#[test]
+fn malformed_vector_syntax_is_located() {
+    let head = ".version 8.7\n.target sm_90\n.address_size 64\n\
+        .visible .entry k(.param .u64 p)\n{\n\t.reg .v2 .u32 v;\n\t.reg .v4 .u32 w;\n\
+        \t.reg .v2 .b16 h;\n\t.reg .u32 %r<4>;\n\t.reg .u64 %rd<4>;\n\t.reg .pred %p<2>;\n";
+    let line = head.matches('\n').count() + 1;
+    for bad in [
+        "mov.u32 %r1, v.q;",
+        "mov.u32 %r1, v.z;",
+        "mov.u32 %r1, v.xy;",
+        "mov.u32 %r1, %r2.x;",
+        "mov.u32 %r1, nope.x;",
+        "mov.u32 %r1, v.;",
+        "mov.u32 %r1, v..x;",
+        "st.global.v2.u32 [%rd1], w;",
+        "ld.global.v4.u32 v, [%rd1];",
+        "mov.v4.u32 w, v;",
+        "mov.v2.u32 v, {%r1};",
+        "mov.v3.u32 v, v;",
+        "mov.b64 h, %rd1;",
+        "mov.u32 %r1, v;",
+        "ld.global.u32 %r1, [v];",
+        "st.global.u64 [%rd1], %rd1 +;",
+        "st.global.u64 [%rd1], %rd1 + %rd2;",
+        "st.global.u64 [%rd1], %p1 + 1;",
+        "ld.global.u32 %r1 + 1, [%rd1];",
+        ".reg .v2 .pred pv;",
+        ".reg .v4 .f64 big;",
+        ".reg .v8 .b32 e;",
+        ".reg .v2 .v4 .u32 twice;",
+        "@v.x mov.u32 %r1, 1;",
+    ] {
+        let src = format!("{head}\t{bad}\n\tret;\n}}\n");
+        let outcome = run_one(&src);
+        assert!(outcome.is_ok(), "{bad}: {outcome:?}");
+        let at = match parse(&src) {
+            Err(e) => e.at,
+            Ok(m) => {
+                let diags = check_module(&m, &Options::default());
+                let d = diags
+                    .first()
+                    .unwrap_or_else(|| panic!("{bad}: checks clean"));
+                d.span.start
+            }
+        };
+        assert_eq!(line_col(&src, at).0, line, "{bad}: located elsewhere");
+    }
 }
 
 /// CRLF text parses to the same tree as LF text.

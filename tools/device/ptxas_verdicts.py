@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Runs ptxas on every kernel of the legality corpus and records its verdict.
 
-Run on the device machine from the repository root:
+Run on the device machine from the repository root, for either corpus:
     python3 tools/device/ptxas_verdicts.py .carry/legality "$OUT"
+    python3 tools/device/ptxas_verdicts.py .carry/legality-syntax "$OUT"
+(both made by `conform legality gen [--syntax] --out DIR`).
 Reads DIR/manifest.tsv (id, target) and DIR/kernels/ID.ptx; writes
 OUT/verdicts.jsonl with {"id", "rc", "msg"} per kernel (msg: ptxas's first
 three message lines, the file name removed) and OUT/ptxas_version.txt.
@@ -14,7 +16,10 @@ import shutil
 import subprocess
 import sys
 
+if len(sys.argv) != 3:
+    sys.exit("usage: ptxas_verdicts.py CORPUS_DIR OUT_DIR")
 corpus, out = sys.argv[1], sys.argv[2]
+os.makedirs(out, exist_ok=True)
 ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 version = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout
 open(os.path.join(out, "ptxas_version.txt"), "w").write(version)

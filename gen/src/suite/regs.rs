@@ -58,6 +58,18 @@ pub fn plans() -> Vec<Plan> {
             Some(mov_plain_group(&id, &form, ty, o))
         }));
     }
+    for count in [2u32, 4] {
+        for ty in &MOV_TYPES[1..] {
+            if mov_bytes(ty) * count > 16 {
+                continue;
+            }
+            let form = format!("mov.v{count}.{ty}");
+            let id = format!("{form}/vector");
+            out.push(Plan::new(id.clone(), form.clone(), move |o: &Options| {
+                Some(mov_vec_group(&id, &form, ty, count, o))
+            }));
+        }
+    }
     for cases in [64u64, 1000] {
         let form = "mov.u32".to_string();
         let id = format!("{form}/sreg.{cases}");
@@ -340,6 +352,78 @@ fn mov_plain_group(id: &str, form: &str, ty: &str, o: &Options) -> Built {
             VT,
             Provenance::Hardware,
             String::new(),
+            rows,
+            layout.clone(),
+            layout,
+        ),
+        ptx,
+        input: inb,
+        expected: exp,
+        mask: Vec::new(),
+    }
+}
+
+fn mov_bytes(ty: &str) -> u32 {
+    ty[1..].parse::<u32>().expect("a width") / 8
+}
+
+#[derive(Serialize)]
+struct MovVecCtx<'a> {
+    #[serde(flatten)]
+    common: Common<'a>,
+    ty: &'a str,
+    count: u32,
+    unpack: String,
+    pack: String,
+}
+
+/// The element-wise vector `mov` (PTX ISA 6.4.3, "Vectors as Operands",
+/// under the `mov` of 9.7.9.3): a vector register loaded whole is moved
+/// into a brace list of scalars, and the scalars back into a second
+/// vector register in reverse order, so element `i` of the result is
+/// element `count - 1 - i` of the input, bits unchanged whatever the type
+/// (each element moves as `mov.type d, a` does).
+fn mov_vec_group(id: &str, form: &str, ty: &str, count: u32, o: &Options) -> Built {
+    let mut rng = seeded(o, id);
+    let bytes = mov_bytes(ty);
+    let names: Vec<String> = (0..count).map(|k| format!("e{k}")).collect();
+    let fields: Vec<(&str, &str, u32)> = names.iter().map(|n| (n.as_str(), ty, bytes)).collect();
+    let layout = Layout::packed(&fields);
+    let rows = 256u64;
+    let (mut inb, mut exp) = (Vec::new(), Vec::new());
+    let mask = (1u128 << (bytes * 8)) - 1;
+    for _ in 0..rows {
+        let elems: Vec<u128> = (0..count)
+            .map(|_| u128::from(rng.next_u64()) & mask)
+            .collect();
+        for &e in &elems {
+            push_le(&mut inb, e, bytes);
+        }
+        for &e in elems.iter().rev() {
+            push_le(&mut exp, e, bytes);
+        }
+    }
+    let regs: Vec<String> = (0..count).map(|k| format!("%e{k}")).collect();
+    let reversed: Vec<String> = regs.iter().rev().cloned().collect();
+    let ptx = render(
+        "mov_vec.ptx",
+        &MovVecCtx {
+            common: common(id, form, "9.7.9.3", rows, layout.row, layout.row, o.seed),
+            ty,
+            count,
+            unpack: regs.join(", "),
+            pack: reversed.join(", "),
+        },
+    );
+    Built {
+        group: group_1d(
+            id.into(),
+            "mov",
+            form,
+            "9.7.9.3",
+            VT,
+            Provenance::Spec,
+            "PTX ISA 6.4.3: vector operands of mov; not yet run on a GPU".into(),
             rows,
             layout.clone(),
             layout,

@@ -17,6 +17,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/mov_plain.ptx.tera"),
     ),
     (
+        "mov_vec.ptx",
+        include_str!("../../templates/mov_vec.ptx.tera"),
+    ),
+    (
         "mov_sreg.ptx",
         include_str!("../../templates/mov_sreg.ptx.tera"),
     ),

@@ -231,9 +231,12 @@ pub struct Operand {
 #[derive(Clone, Debug, PartialEq)]
 pub enum OperandKind {
     /// A register, special register (`%tid.x`), variable, function or label
-    /// name; the sink `_`.
+    /// name; the sink `_`; a vector register whole (`v`) or one element of
+    /// it (`v.x`, `v.r`: PTX ISA 6.4.3 "Vectors as Operands").
     Name(String),
-    /// `var+imm` outside brackets (`mov.u64 %rd1, x+8`).
+    /// `name+imm` outside brackets: a variable's address with an offset
+    /// (`mov.u64 %rd1, x+8`), or a register's value plus a constant
+    /// (`st.u64 [p], %rd1+1`). `name-imm` is kept as a negative offset.
     NameOffset(String, i128),
     /// `!p`
     Not(String),

@@ -485,6 +485,9 @@ impl<'s> Parser<'s> {
                     }
                     align = Some(a);
                 }
+                ".v2" | ".v4" | ".v8" if vector.is_some() => {
+                    return self.err(t, format!("`{text}`: this declaration is already a vector"))
+                }
                 ".v2" | ".v4" | ".v8" => vector = text[2..].parse().ok(),
                 ".attribute" => {
                     self.expect_punct(b'(', "after `.attribute`")?;
@@ -771,7 +774,10 @@ impl<'s> Parser<'s> {
                 if self.text(t) != "generic" || self.peek_at(1).kind != TokKind::Punct(b'(') =>
             {
                 let name = self.name();
-                if (self.is_punct(b'+') || self.is_punct(b'-')) && !name.starts_with('%') {
+                // `x+8` is a variable's address with an offset (PTX ISA
+                // 9.7.9.3); `%r1+8` a register's value plus a constant, which
+                // ptxas reads as one source operand.
+                if self.is_punct(b'+') || self.is_punct(b'-') {
                     let e = self.expr_from(Expr::Sym(name.clone()))?;
                     match name_offset(&name, &e) {
                         Some(v) => OperandKind::NameOffset(name, v),

@@ -256,6 +256,9 @@ pub fn print_instruction(out: &mut String, i: &Instruction) {
 pub fn print_operand(out: &mut String, op: &Operand) {
     match &op.kind {
         OperandKind::Name(n) => out.push_str(n),
+        OperandKind::NameOffset(n, off) if *off < 0 => {
+            let _ = write!(out, "{n}-{}", off.unsigned_abs());
+        }
         OperandKind::NameOffset(n, off) => {
             let _ = write!(out, "{n}+{off}");
         }

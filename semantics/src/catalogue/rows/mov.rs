@@ -1,10 +1,11 @@
 //! `mov` (PTX ISA 9.7.9.3) and the packing/unpacking `mov` (9.7.9.4).
 //!
 //! One row per operand shape of 9.7.9.3 (register or immediate, special
-//! register, variable address, function address) and per vector length of
-//! 9.7.9.4 (`{a, b}` or `{a, b, c, d}`, as source or destination).
+//! register, variable address, function address), per vector length of
+//! 9.7.9.4 (`{a, b}` or `{a, b, c, d}`, as source or destination), and the
+//! element-wise vector `mov.v2`/`mov.v4` of PTX ISA 6.4.3.
 
-use crate::catalogue::Row;
+use crate::catalogue::{Row, Rule};
 
 /// `.type` of 9.7.9.3.
 const TYPE: &str =
@@ -12,6 +13,20 @@ const TYPE: &str =
 
 /// "`mov.f64` requires `sm_13` or higher."
 const F64: (&str, &str) = ("type=.f64", "sm_13");
+
+/// PTX ISA 5.4.2: "Vectors cannot exceed 128-bits in length; for example,
+/// .v4 .f64 is not allowed."
+const VECTOR_SIZE: Rule = Rule::illegal(
+    "Vectors cannot exceed 128-bits in length; for example, .v4 .f64 is not allowed",
+    |b| {
+        let n: u32 = b
+            .get("vec")
+            .and_then(|v| v.strip_prefix(".v"))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1);
+        b.ty("type").is_some_and(|t| t.bits * n > 128)
+    },
+);
 
 pub static ROWS: &[Row] = &[
     // mov.type d, a;
@@ -121,6 +136,25 @@ pub static ROWS: &[Row] = &[
         needs: &[("type=.b128", "8.3 sm_70")],
         ..Row::BASE
     },
+    // PTX ISA 6.4.3 ("Vectors as Operands"), not a syntax line of 9.7.9.3:
+    // "Vector operands are supported by a limited subset of instructions,
+    // which include mov, ld, st, atom, red and tex"; its example is
+    // `mov.v4.f32 {a,b,c,d}, V;`. Each side is a vector register or a brace
+    // list; elements move one for one.
+    Row {
+        instr: "mov",
+        id: "mov.vec",
+        section: "9.7.9.3",
+        syntax: "mov.vec.type",
+        operands: "d: vec<vec> type, a: vec<vec> type",
+        sets: &[
+            ".vec = { .v2, .v4 }",
+            ".type = { .b16, .b32, .b64, .u16, .u32, .u64, .s16, .s32, .s64, .f32, .f64 }",
+        ],
+        needs: &[F64],
+        rules: &[VECTOR_SIZE],
+        ..Row::BASE
+    },
 ];
 
 #[cfg(test)]
@@ -143,17 +177,28 @@ mod tests {
         for text in ["mov.pred", "mov.s16", "mov.f64", "mov.b16"] {
             ok(text);
         }
-        // no 8-bit, half or vector-qualified mov; one type only
+        // no 8-bit or half mov; one type only; no predicate or 256-bit
+        // vectors
         for text in [
             "mov.b8",
             "mov.u8",
             "mov.f16",
-            "mov.v2.u32",
+            "mov.v2.pred",
+            "mov.v4.f64",
+            "mov.v8.u32",
             "mov.u32.u32",
             "mov",
             "mov.b32.rn",
         ] {
             bad(text);
+        }
+    }
+
+    /// PTX ISA 6.4.3's example `mov.v4.f32 {a,b,c,d}, V;`.
+    #[test]
+    fn vector_mov() {
+        for text in ["mov.v4.f32", "mov.v2.u32", "mov.v4.u16", "mov.v2.f64"] {
+            ok(text);
         }
     }
 

@@ -122,7 +122,12 @@ impl Decoder<'_> {
         let forms = self.forms(ins)?;
         let d = self.operand(ins, 0)?;
         let a = self.operand(ins, 1)?;
+        let vector = ins
+            .quals
+            .iter()
+            .any(|q| matches!(q.as_str(), ".v2" | ".v4"));
         let id: &[&str] = match (&d.kind, &a.kind) {
+            _ if vector => &["mov.vec"],
             (_, OperandKind::Vector(v)) if v.len() == 2 => &["mov.pack.v2"],
             (_, OperandKind::Vector(_)) => &["mov.pack.v4"],
             (OperandKind::Vector(v), _) if v.len() == 2 => &["mov.unpack.v2"],
@@ -208,6 +213,7 @@ impl Decoder<'_> {
                     bits: bits as u16,
                 })
             }
+            "mov.vec" => self.mov_vector(d, a, ty, bits, ins),
             "mov.fname" | "mov.kernel" => Ok(Op::Mov {
                 d: self.dest(d, ins)?.slot,
                 a: Src::Unspecified,
@@ -228,6 +234,80 @@ impl Decoder<'_> {
                 }
             }
         }
+    }
+
+    /// `mov.v2`/`mov.v4` (PTX ISA 6.4.3): each element of `a` into the
+    /// same element of `d`, all read before any is written (through
+    /// temporaries when the two sides share a register, as in a swap
+    /// `mov.v2.u32 {a, b}, {b, a}`). The last move is the instruction's
+    /// own operation; the others go to [`Decoder::pending`].
+    fn mov_vector(
+        &mut self,
+        d: &Operand,
+        a: &Operand,
+        ty: &str,
+        bits: u32,
+        ins: &Instruction,
+    ) -> Result<Op, LoadError> {
+        let (OperandKind::Vector(dv), OperandKind::Vector(av)) = (&d.kind, &a.kind) else {
+            return Err(self.bad(
+                &ins.full_opcode(),
+                ins.span.start,
+                "vector mov needs vectors on both sides",
+            ));
+        };
+        if dv.len() != av.len() {
+            return Err(self.bad(
+                &ins.full_opcode(),
+                ins.span.start,
+                "the two vectors differ in length",
+            ));
+        }
+        let dests = dv
+            .iter()
+            .map(|e| match &e.kind {
+                OperandKind::Name(n) if n == "_" => Ok(None),
+                _ => self.dest(e, ins).map(|r| Some(r.slot)),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let srcs = av
+            .iter()
+            .map(|e| self.value(e, ty, ins))
+            .collect::<Result<Vec<_>, _>>()?;
+        let bits = bits as u16;
+        let shared = srcs
+            .iter()
+            .any(|s| matches!(s, Src::Reg(r) if dests.contains(&Some(*r))));
+        let mut moves: Vec<Op> = Vec::new();
+        if shared {
+            let first = self.slots;
+            self.slots += srcs.len() as u32;
+            for (k, s) in srcs.iter().enumerate() {
+                moves.push(Op::Mov {
+                    d: first + k as u32,
+                    a: *s,
+                    bits,
+                });
+            }
+            for (k, d) in dests.iter().enumerate() {
+                if let Some(d) = d {
+                    moves.push(Op::Mov {
+                        d: *d,
+                        a: Src::Reg(first + k as u32),
+                        bits,
+                    });
+                }
+            }
+        } else {
+            for (d, s) in dests.iter().zip(&srcs) {
+                if let Some(d) = d {
+                    moves.push(Op::Mov { d: *d, a: *s, bits });
+                }
+            }
+        }
+        let last = moves.pop().unwrap_or(Op::Nop);
+        self.pending.extend(moves);
+        Ok(last)
     }
 
     // ---- 9.7.9.7 prmt ----

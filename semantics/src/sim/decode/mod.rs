@@ -46,6 +46,16 @@ pub enum LoadError {
 pub(crate) struct RegInfo {
     pub slot: Reg,
     pub bits: u16,
+    /// 0 for a scalar; the length of a vector register variable, whose
+    /// elements are registers of their own (`v.x`, and `v[k]` for every
+    /// element, a name no source can write), `bits` wide each.
+    pub vector: u8,
+}
+
+/// The name under which element `k` of vector register `v` is declared:
+/// `[` cannot appear in an operand's name, so no source can collide.
+fn element_name(v: &str, k: usize) -> String {
+    format!("{v}[{k}]")
 }
 
 /// A named variable and where it lives.
@@ -140,12 +150,26 @@ pub(crate) struct Decoder<'p> {
     fixups: Vec<(usize, String, u32)>,
     /// Unmodelled instructions become [`Op::Opaque`].
     lenient: bool,
+    /// Operations an instruction needs before its own (the sum of a
+    /// `reg+imm` operand, the elements of a vector `mov`), run under the
+    /// same guard.
+    pending: Vec<Op>,
+    /// Counts `reg+imm` operands, to name their temporaries.
+    temps: u32,
 }
 
 fn align_up(x: u64, a: u64) -> u64 {
     let a = a.max(1);
-    x.div_ceil(a) * a
+    x.div_ceil(a).saturating_mul(a)
 }
+
+/// The most bytes of `.global` variables a module may declare: the model
+/// keeps their bytes, so larger ones are refused as not modelled.
+const GLOBAL_VARIABLES_MODELLED: u64 = 1 << 28;
+
+/// PTX ISA 5.1.3: the constant state space is "limited in size to 64KB"
+/// per bank; the model keeps one bank.
+const CONST_BANK: u64 = 64 << 10;
 
 /// Bytes of one element of a declared type.
 fn type_bytes(ty: &str) -> u64 {
@@ -155,9 +179,11 @@ fn type_bytes(ty: &str) -> u64 {
 /// A declaration's size in bytes and alignment.
 fn decl_size(v: &VarDecl, d: &Declarator) -> (u64, u64) {
     let elem = type_bytes(&v.ty) * u64::from(v.vector.unwrap_or(1));
-    let count: u64 = d.dims.iter().map(|x| x.unwrap_or(0)).product();
-    let count = if d.dims.is_empty() { 1 } else { count };
-    (elem * count, v.align.unwrap_or(elem).max(1))
+    let count = d
+        .dims
+        .iter()
+        .fold(1u64, |n, x| n.saturating_mul(x.unwrap_or(0)));
+    (elem.saturating_mul(count), v.align.unwrap_or(elem).max(1))
 }
 
 impl<'p> Decoder<'p> {
@@ -182,6 +208,8 @@ impl<'p> Decoder<'p> {
             labels: HashMap::new(),
             fixups: Vec::new(),
             lenient: false,
+            pending: Vec::new(),
+            temps: 0,
         }
     }
 
@@ -211,6 +239,21 @@ impl<'p> Decoder<'p> {
     fn variable(&mut self, v: &VarDecl) -> Result<(), LoadError> {
         for d in &v.names {
             let (size, align) = decl_size(v, d);
+            let too_big = match v.space.as_str() {
+                ".global" => (self.global_next.saturating_add(size)
+                    > self.profile.global_heap + GLOBAL_VARIABLES_MODELLED)
+                    .then_some("more than 256 MiB of .global variables"),
+                ".const" => ((self.consts.len() as u64).saturating_add(size) > CONST_BANK)
+                    .then_some("more than the 64 KB of a constant bank (PTX ISA 5.1.3)"),
+                _ => None,
+            };
+            if let Some(why) = too_big {
+                return Err(LoadError::Unsupported {
+                    what: format!("{} variable `{}`", v.space, d.name),
+                    offset: d.span.start,
+                    why: why.into(),
+                });
+            }
             let init = match &d.init {
                 Some(init) => self.init_bytes(v, init, size, d.span.start)?,
                 None => Vec::new(),
@@ -218,7 +261,7 @@ impl<'p> Decoder<'p> {
             let sym = match v.space.as_str() {
                 ".global" => {
                     let addr = align_up(self.global_next, align.max(16));
-                    self.global_next = addr + size.max(1);
+                    self.global_next = addr.saturating_add(size.max(1));
                     let mut bytes = init;
                     bytes.resize(size as usize, 0);
                     self.globals.push(GlobalVar {
@@ -245,7 +288,7 @@ impl<'p> Decoder<'p> {
                 ".shared" => {
                     self.dynamic_shared |= d.dims.contains(&None);
                     let addr = align_up(self.shared_next, align);
-                    self.shared_next = addr + size;
+                    self.shared_next = addr.saturating_add(size);
                     Symbol::Var {
                         space: Space::SharedCta,
                         addr,
@@ -253,7 +296,7 @@ impl<'p> Decoder<'p> {
                 }
                 ".local" => {
                     let addr = align_up(self.local_next, align);
-                    self.local_next = addr + size;
+                    self.local_next = addr.saturating_add(size);
                     // an offset in the thread's frame
                     Symbol::Var {
                         space: Space::Local,
@@ -321,7 +364,7 @@ impl<'p> Decoder<'p> {
             for d in &v.names {
                 let (size, align) = decl_size(v, d);
                 let offset = align_up(self.param_bytes, align);
-                self.param_bytes = offset + size;
+                self.param_bytes = offset.saturating_add(size);
                 self.params.push(ParamInfo {
                     name: d.name.clone(),
                     offset,
@@ -363,26 +406,166 @@ impl<'p> Decoder<'p> {
         Ok(())
     }
 
+    /// Registers get slots; a vector register variable (PTX ISA 5.4.2)
+    /// gets one register per element, named by its selectors (`v.x`,
+    /// `v.r`: PTX ISA 6.4.3) and by [`element_name`].
     fn declare_reg(&mut self, v: &VarDecl, at: u32) -> Result<(), LoadError> {
         let t = ptx_type(&v.ty).ok_or_else(|| self.bad(&v.ty, at, "unknown register type"))?;
-        if v.vector.is_some() {
-            return Err(LoadError::Unsupported {
-                what: format!(".reg .v{} {}", v.vector.unwrap_or(0), v.ty),
-                offset: at,
-                why: "vector registers are not modelled".into(),
-            });
-        }
+        let per = if t.bits > 64 { 2 } else { 1 };
+        let bits = t.bits as u16;
+        let Some(scope) = self.scopes.last_mut() else {
+            return Ok(());
+        };
         for d in &v.names {
             for name in d.expanded_names() {
-                let info = RegInfo {
-                    slot: self.slots,
-                    bits: t.bits as u16,
-                };
-                self.slots += if t.bits > 64 { 2 } else { 1 };
-                if let Some(scope) = self.scopes.last_mut() {
+                let Some(len) = v.vector else {
+                    let info = RegInfo {
+                        slot: self.slots,
+                        bits,
+                        vector: 0,
+                    };
+                    self.slots += per;
                     scope.insert(name, info);
+                    continue;
+                };
+                let whole = RegInfo {
+                    slot: self.slots,
+                    bits,
+                    vector: len as u8,
+                };
+                for k in 0..len as usize {
+                    let elem = RegInfo {
+                        slot: self.slots,
+                        bits,
+                        vector: 0,
+                    };
+                    self.slots += per;
+                    if k < 4 {
+                        for sel in [["x", "y", "z", "w"][k], ["r", "g", "b", "a"][k]] {
+                            scope.insert(format!("{name}.{sel}"), elem);
+                        }
+                    }
+                    scope.insert(element_name(&name, k), elem);
+                }
+                scope.insert(name, whole);
+            }
+        }
+        Ok(())
+    }
+
+    /// The instruction as the decoders read it: a vector register variable
+    /// becomes the brace list of its elements ("`{Ra, Rb, Rc, Rd}`
+    /// correspond to extracted elements as follows: Ra = V.x = V.r",
+    /// PTX ISA 6.4.3), and a `reg+imm` source becomes a temporary register
+    /// holding the sum, computed first (into [`Decoder::pending`]).
+    fn expand<'i>(
+        &mut self,
+        ins: &'i Instruction,
+    ) -> Result<std::borrow::Cow<'i, Instruction>, LoadError> {
+        let touches = ins.operands.iter().any(|op| {
+            self.names_in(op).iter().any(|(n, offset)| {
+                if *offset {
+                    self.lookup_reg(n).is_some()
+                } else {
+                    self.lookup_vector(n).is_some()
+                }
+            })
+        });
+        if !touches {
+            return Ok(std::borrow::Cow::Borrowed(ins));
+        }
+        let mut out = ins.clone();
+        for op in &mut out.operands {
+            self.expand_operand(op, ins)?;
+        }
+        Ok(std::borrow::Cow::Owned(out))
+    }
+
+    /// The names an operand holds, each with whether it is `name+imm`.
+    fn names_in<'o>(&self, op: &'o Operand) -> Vec<(&'o str, bool)> {
+        let mut out = Vec::new();
+        fn walk<'o>(op: &'o Operand, out: &mut Vec<(&'o str, bool)>) {
+            match &op.kind {
+                OperandKind::Name(n) => out.push((n, false)),
+                OperandKind::NameOffset(n, _) => out.push((n, true)),
+                OperandKind::Vector(v) | OperandKind::Paren(v) => {
+                    v.iter().for_each(|o| walk(o, out))
+                }
+                OperandKind::Pair(a, b) => {
+                    walk(a, out);
+                    walk(b, out);
+                }
+                _ => {}
+            }
+        }
+        walk(op, &mut out);
+        out
+    }
+
+    fn expand_operand(&mut self, op: &mut Operand, ins: &Instruction) -> Result<(), LoadError> {
+        match &mut op.kind {
+            OperandKind::Name(n) => {
+                if let Some(v) = self.lookup_vector(n) {
+                    let items = (0..v.vector as usize)
+                        .map(|k| Operand {
+                            kind: OperandKind::Name(element_name(n, k)),
+                            span: op.span,
+                        })
+                        .collect();
+                    op.kind = OperandKind::Vector(items);
                 }
             }
+            OperandKind::NameOffset(n, off) => {
+                let Some(r) = self.lookup_reg(n) else {
+                    // a variable's address with an offset
+                    return Ok(());
+                };
+                if r.bits > 64 || r.bits < 8 {
+                    return Err(self.unsupported(ins, "`reg+imm` of a predicate or .b128 register"));
+                }
+                // the register's value plus the constant, at the register's
+                // width (wrapping)
+                let mask = if r.bits >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << r.bits) - 1
+                };
+                let slot = self.slots;
+                self.slots += 1;
+                self.temps += 1;
+                self.pending.push(Op::Bin {
+                    op: super::program::BinOp::Add,
+                    ty: super::program::IntTy {
+                        bits: r.bits as u8,
+                        signed: false,
+                    },
+                    d: slot,
+                    a: Src::Reg(r.slot),
+                    b: Src::Imm(*off as u64 & mask),
+                });
+                let name = format!("{n}+{off}#{}", self.temps);
+                if let Some(scope) = self.scopes.last_mut() {
+                    scope.insert(
+                        name.clone(),
+                        RegInfo {
+                            slot,
+                            bits: r.bits,
+                            vector: 0,
+                        },
+                    );
+                }
+                op.kind = OperandKind::Name(name);
+            }
+            OperandKind::Vector(v) | OperandKind::Paren(v) => {
+                for item in v {
+                    self.expand_operand(item, ins)?;
+                }
+            }
+            OperandKind::Pair(a, b) => {
+                self.expand_operand(a, ins)?;
+                self.expand_operand(b, ins)?;
+            }
+            _ => {}
         }
         Ok(())
     }
@@ -402,24 +585,36 @@ impl<'p> Decoder<'p> {
                     self.scopes.pop();
                     r?;
                 }
-                Stmt::Instr(ins) => {
-                    let op = match self.instruction(ins) {
-                        Err(LoadError::Unsupported { .. }) if self.lenient => Op::Opaque {
-                            dests: self.written(ins),
-                        },
-                        r => r?,
-                    };
-                    let guard = match &ins.guard {
+                Stmt::Instr(source) => {
+                    self.pending.clear();
+                    let guard = match &source.guard {
                         Some(g) => {
-                            let r = self.reg(&g.pred, ins)?;
+                            let r = self.reg(&g.pred, source)?;
                             Some((r.slot, g.negated))
                         }
                         None => None,
                     };
-                    self.code.push(Instr { guard, op });
+                    let ins = self.expand(source)?;
+                    let op = match self.instruction(&ins) {
+                        Err(LoadError::Unsupported { .. }) if self.lenient => {
+                            self.pending.clear();
+                            Op::Opaque {
+                                dests: self.written(&ins),
+                            }
+                        }
+                        r => r?,
+                    };
                     let mut text = String::new();
-                    crate::ptx::printer::print_instruction(&mut text, ins);
-                    self.text.push((text.trim().to_string(), ins.span.start));
+                    crate::ptx::printer::print_instruction(&mut text, source);
+                    let text = text.trim().to_string();
+                    // what the instruction needs first, then the instruction:
+                    // one source instruction may take several steps
+                    for op in std::mem::take(&mut self.pending) {
+                        self.code.push(Instr { guard, op });
+                        self.text.push((text.clone(), source.span.start));
+                    }
+                    self.code.push(Instr { guard, op });
+                    self.text.push((text, source.span.start));
                 }
                 Stmt::Other(_) => {}
             }
@@ -491,8 +686,22 @@ impl<'p> Decoder<'p> {
 
     // ---- operands ----
 
+    /// A scalar register (a vector's element included) by name.
     fn lookup_reg(&self, name: &str) -> Option<RegInfo> {
-        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name).copied())
+            .filter(|r| r.vector == 0)
+    }
+
+    /// A vector register variable by name.
+    fn lookup_vector(&self, name: &str) -> Option<RegInfo> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name).copied())
+            .filter(|r| r.vector > 0)
     }
 
     fn reg(&self, name: &str, ins: &Instruction) -> Result<RegInfo, LoadError> {
