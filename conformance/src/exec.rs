@@ -243,6 +243,7 @@ fn stop_text(k: &StopKind) -> String {
         StopKind::Indeterminate(why) => format!("indeterminate: {why}"),
         StopKind::Deadlock(why) => format!("deadlock: {why}"),
         StopKind::Budget => "the step budget ran out".into(),
+        StopKind::Resource(why) => format!("resource: {why}"),
     }
 }
 

@@ -107,6 +107,7 @@ fn stopped(o: &Outcome) -> Result<(), String> {
                                  thread spins, as one waiting for a write from another \
                                  cluster does (the simulator runs one cluster at a time)"
                 .into(),
+            StopKind::Resource(w) => format!("resource: {w}"),
         };
         return Err(format!(
             "the simulator stopped CTA {:?} thread {:?} at `{}`: {why}",

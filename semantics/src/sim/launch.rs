@@ -149,6 +149,9 @@ pub enum StopKind {
     Deadlock(String),
     /// The run's step budget ran out while the thread was still running.
     Budget,
+    /// The thread needed more of a resource than the model gives a thread
+    /// (calls nested deeper than [`crate::sim::CALL_DEPTH_LIMIT`]); what.
+    Resource(String),
 }
 
 /// One stopped thread.

@@ -379,6 +379,11 @@ pub enum Op {
     Bra {
         target: u32,
     },
+    /// `call` (PTX ISA 9.7.12.5).
+    Call(Box<Call>),
+    /// `ret` in a device function (PTX ISA 9.7.12.6); a kernel's `ret` is
+    /// [`Op::Exit`].
+    Ret,
     Exit,
     BarSync {
         id: Src,
@@ -551,6 +556,86 @@ pub struct TensorInstr {
     pub offsets: Vec<Src>,
 }
 
+/// Where a call's argument or return value lives in the caller.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Actual {
+    /// A `.param` variable of the caller: its offset in the thread's local
+    /// frame (where the model keeps `.param::func` variables) and its size.
+    Param { offset: u64, size: u64 },
+    /// A register (`bits` wide; `.b128` takes two slots).
+    Reg { slot: Reg, bits: u16 },
+    /// An immediate argument.
+    Imm(u64),
+    /// `_`: a return value nobody reads.
+    Sink,
+}
+
+/// A function's formal parameter or return parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Formal {
+    /// A `.param` parameter at this offset of the local frame.
+    Param { offset: u64, size: u64 },
+    /// A `.reg` parameter of an old-style function.
+    Reg { slot: Reg, bits: u16 },
+}
+
+impl Formal {
+    /// Bytes the parameter holds.
+    pub fn bytes(self) -> u64 {
+        match self {
+            Formal::Param { size, .. } => size,
+            Formal::Reg { bits, .. } => u64::from(bits).div_ceil(8),
+        }
+    }
+}
+
+/// What a `call` calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Callee {
+    /// A function by name: its index in [`Program::functions`].
+    Direct(u32),
+    /// A function pointer in a register, with a prototype or a list of
+    /// targets (the model resolves the pointer among every function's
+    /// address).
+    Indirect(Src),
+}
+
+/// A decoded `call`: "Arguments are pass-by-value" (PTX ISA 9.7.12.5).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Call {
+    pub callee: Callee,
+    pub rets: Vec<Actual>,
+    pub args: Vec<Actual>,
+}
+
+/// The first address the model gives a function (`mov.u64 d, fname`):
+/// under 2^32, so that `mov.u32 d, fname` holds the same address; far
+/// from every window and the heap, so that data accesses through it are
+/// outside every object.
+pub const FUNCTION_BASE: u64 = 0x0100_0000;
+/// Bytes between two functions' addresses.
+pub const FUNCTION_STRIDE: u64 = 0x100;
+
+/// A `.func` of the module the kernel may reach.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    pub name: String,
+    /// Its address: [`FUNCTION_BASE`] plus a multiple of
+    /// [`FUNCTION_STRIDE`].
+    pub addr: u64,
+    /// Its first instruction; `None` for a declaration with no body (an
+    /// external function, such as the CUDA runtime's `vprintf`).
+    pub entry: Option<u32>,
+    /// Its register slots `[lo, hi)`: saved and restored around each call,
+    /// so that every activation has registers of its own.
+    pub slots: (u32, u32),
+    /// Its `.param` and `.local` bytes in the local frame `[lo, hi)`, saved
+    /// and restored the same way.
+    pub frame: (u64, u64),
+    pub params: Vec<Formal>,
+    pub returns: Vec<Formal>,
+}
+
 /// An instruction with its guard (`@p` / `@!p`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Instr {
@@ -594,6 +679,8 @@ pub struct Program {
     /// The module's constant bank.
     pub(crate) consts: Vec<u8>,
     pub(crate) globals: Vec<GlobalVar>,
+    /// The module's device functions the kernel may reach.
+    pub(crate) functions: Vec<Function>,
     /// `.reqnctapercluster` (or `.explicitcluster` with no size: `None`).
     pub cluster_dims: Option<[u32; 3]>,
     /// Whether the kernel declares a `.shared` array of no size: its
@@ -603,8 +690,8 @@ pub struct Program {
 }
 
 impl Program {
-    /// The decoded instructions; the last is the `exit` of a kernel that
-    /// falls off its end.
+    /// The decoded instructions: the kernel's, ending in the `exit` of a
+    /// kernel that falls off its end, then each device function's.
     pub fn code(&self) -> &[Instr] {
         &self.code
     }
@@ -612,6 +699,12 @@ impl Program {
     /// Instruction `pc` as text, and its byte offset in the source.
     pub fn text(&self, pc: usize) -> Option<(&str, u32)> {
         self.text.get(pc).map(|(t, o)| (t.as_str(), *o))
+    }
+
+    /// The device functions the kernel may reach, in [`Callee::Direct`]'s
+    /// numbering.
+    pub fn functions(&self) -> &[Function] {
+        &self.functions
     }
 
     /// Register slots per thread.

@@ -216,7 +216,10 @@ impl Decoder<'_> {
             "mov.vec" => self.mov_vector(d, a, ty, bits, ins),
             "mov.fname" | "mov.kernel" => Ok(Op::Mov {
                 d: self.dest(d, ins)?.slot,
-                a: Src::Unspecified,
+                a: match &a.kind {
+                    OperandKind::Name(n) => self.function_address(n),
+                    _ => Src::Unspecified,
+                },
                 bits: bits as u16,
             }),
             _ => {
@@ -357,12 +360,7 @@ impl Decoder<'_> {
 
     // ---- 9.7.9.8 to 9.7.9.11 ld, ld.global.nc, ldu, st ----
 
-    fn access_space(
-        &self,
-        b: &Binding,
-        store: bool,
-        ins: &Instruction,
-    ) -> Result<Space, LoadError> {
+    fn access_space(&self, b: &Binding, store: bool) -> Result<Space, LoadError> {
         if b.form.row.instr == "ld.global.nc" {
             return Ok(Space::Global);
         }
@@ -371,11 +369,8 @@ impl Decoder<'_> {
             // "If `.param` is specified without any sub-qualifiers then it
             // defaults to `.param::func`" (st); for ld in a kernel, "::entry
             // is assumed when accessing kernel function parameters from
-            // entry function".
-            Some(".param") if store => {
-                return Err(self.unsupported(ins, "st.param (device-function calls)"))
-            }
-            Some(".param::func") => return Err(self.unsupported(ins, "device-function parameters")),
+            // entry function"; `param_space` settles which from the operand.
+            Some(".param") if store => Space::ParamFunc,
             Some(q) => Space::from_qualifier(q).unwrap_or(Space::Generic),
         })
     }
@@ -414,7 +409,8 @@ impl Decoder<'_> {
     fn load(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
         let forms = self.forms(ins)?;
         let b = self.first(&forms, ins)?;
-        let space = self.access_space(b, false, ins)?;
+        let space = self.access_space(b, false)?;
+        let space = self.param_space(space, self.operand(ins, 1)?);
         let (order, global_only) = Self::access_rules(b);
         let t = b
             .ty("type")
@@ -462,7 +458,8 @@ impl Decoder<'_> {
         if matches!(b.form.row.instr, "st.async" | "st.bulk") {
             return self.store_async(ins, b);
         }
-        let space = self.access_space(b, true, ins)?;
+        let space = self.access_space(b, true)?;
+        let space = self.param_space(space, self.operand(ins, 0)?);
         let (order, global_only) = Self::access_rules(b);
         let t = b
             .ty("type")

@@ -2,16 +2,18 @@
 //! registers as slots, and each instruction decoded once. The instructions
 //! of 9.7.9 are resolved through the catalogue (their form and qualifiers
 //! come from its [`Binding`](crate::catalogue::Binding)); the plain integer,
-//! predicate and control instructions are decoded here.
+//! predicate and control instructions are decoded here. The device
+//! functions the kernel may reach follow the kernel's code (`call`).
 
 mod asynch;
+mod call;
 mod instr;
 mod plain;
 mod tensor;
 
 use std::collections::HashMap;
 
-use super::program::{GlobalVar, Instr, Op, ParamInfo, Program, Reg, Src, Sreg};
+use super::program::{Function as Func, GlobalVar, Instr, Op, ParamInfo, Program, Reg, Src, Sreg};
 use super::space::Space;
 use super::window::WindowProfile;
 use crate::catalogue::types::{ptx_type, TypeKind};
@@ -116,13 +118,49 @@ fn decode(
         .body
         .as_ref()
         .ok_or_else(|| LoadError::NoBody(kernel.to_string()))?;
+    let reach = call::reachable(module, f);
     let mut d = Decoder::new(profile);
     d.lenient = lenient;
+    d.declare_functions(module, &reach);
     d.module_scope(module)?;
     d.params(f)?;
     d.directives(f)?;
     d.prescan(body)?;
+    // every function's parameters and variables are placed before any
+    // instruction is decoded: the local frame's size fixes every local
+    // address
+    let kernel_symbols = d.symbols.clone();
+    for (k, g) in reach.iter().enumerate() {
+        d.function_frame(k, g)?;
+    }
+    d.symbols = kernel_symbols.clone();
     d.body(body)?;
+    d.resolve_labels()?;
+    // a kernel that falls off its end exits
+    d.code.push(Instr {
+        guard: None,
+        op: Op::Exit,
+    });
+    d.text.push(("(end of kernel)".into(), 0));
+    // a function whose address is taken but that is never called by name
+    // is decoded leniently: an instruction the model lacks gives
+    // unspecified bits, as for `prepare_lenient`, rather than refusing a
+    // kernel that may never call it
+    let mut called = std::collections::HashSet::new();
+    call::direct_callees(body, &mut called);
+    for g in &reach {
+        if let Some(b) = &g.body {
+            call::direct_callees(b, &mut called);
+        }
+    }
+    for (k, g) in reach.iter().enumerate() {
+        if let Some(stmts) = &g.body {
+            d.symbols = kernel_symbols.clone();
+            d.lenient = lenient || !called.contains(g.name.as_str());
+            d.function_body(k, g, stmts)?;
+        }
+    }
+    d.lenient = lenient;
     d.finish(kernel)
 }
 
@@ -156,6 +194,20 @@ pub(crate) struct Decoder<'p> {
     pending: Vec<Op>,
     /// Counts `reg+imm` operands, to name their temporaries.
     temps: u32,
+    /// The device functions the kernel may reach, and their numbers.
+    functions: Vec<Func>,
+    function_index: HashMap<String, u32>,
+    /// Every device function's address, by name.
+    addresses: HashMap<String, u64>,
+    /// Each function's formal `.param` parameters, by name.
+    formals: Vec<Vec<(String, Symbol)>>,
+    /// Where each declaration was placed, by its declarator's offset in
+    /// the source: a scope's declaration hides the others of its name.
+    placed: HashMap<u32, Symbol>,
+    /// The size of each `.param::func` variable, by its frame offset.
+    param_sizes: HashMap<u64, u64>,
+    /// Whether a device function (not the kernel) is being decoded.
+    in_function: bool,
 }
 
 fn align_up(x: u64, a: u64) -> u64 {
@@ -170,6 +222,15 @@ const GLOBAL_VARIABLES_MODELLED: u64 = 1 << 28;
 /// PTX ISA 5.1.3: the constant state space is "limited in size to 64KB"
 /// per bank; the model keeps one bank.
 const CONST_BANK: u64 = 64 << 10;
+
+/// The most shared memory one CTA may have on sm_90, static and dynamic
+/// together: 227 KB (CUDA C++ Programming Guide, "Technical
+/// Specifications per Compute Capability", 9.0).
+const SHARED_PER_CTA: u64 = 227 << 10;
+
+/// The most local memory a thread may have: 512 KB (CUDA C++ Programming
+/// Guide, "Technical Specifications per Compute Capability").
+const LOCAL_PER_THREAD: u64 = 512 << 10;
 
 /// Bytes of one element of a declared type.
 fn type_bytes(ty: &str) -> u64 {
@@ -210,6 +271,13 @@ impl<'p> Decoder<'p> {
             lenient: false,
             pending: Vec::new(),
             temps: 0,
+            functions: Vec::new(),
+            function_index: HashMap::new(),
+            addresses: HashMap::new(),
+            formals: Vec::new(),
+            placed: HashMap::new(),
+            param_sizes: HashMap::new(),
+            in_function: false,
         }
     }
 
@@ -239,14 +307,32 @@ impl<'p> Decoder<'p> {
     fn variable(&mut self, v: &VarDecl) -> Result<(), LoadError> {
         for d in &v.names {
             let (size, align) = decl_size(v, d);
-            let too_big = match v.space.as_str() {
-                ".global" => (self.global_next.saturating_add(size)
-                    > self.profile.global_heap + GLOBAL_VARIABLES_MODELLED)
-                    .then_some("more than 256 MiB of .global variables"),
-                ".const" => ((self.consts.len() as u64).saturating_add(size) > CONST_BANK)
-                    .then_some("more than the 64 KB of a constant bank (PTX ISA 5.1.3)"),
-                _ => None,
+            // where the variable would end, its alignment counted (an
+            // `.align 4294967296` moves it that far)
+            let (end, limit, why) = match v.space.as_str() {
+                ".global" => (
+                    align_up(self.global_next, align.max(16)).saturating_add(size),
+                    self.profile.global_heap + GLOBAL_VARIABLES_MODELLED,
+                    "more than 256 MiB of .global variables",
+                ),
+                ".const" => (
+                    align_up(self.consts.len() as u64, align).saturating_add(size),
+                    CONST_BANK,
+                    "more than the 64 KB of a constant bank (PTX ISA 5.1.3)",
+                ),
+                ".shared" => (
+                    align_up(self.shared_next, align).saturating_add(size),
+                    SHARED_PER_CTA,
+                    "more than the 227 KB of shared memory a CTA may have",
+                ),
+                ".local" | ".param" => (
+                    align_up(self.local_next, align).saturating_add(size),
+                    LOCAL_PER_THREAD,
+                    "more than the 512 KB of local memory a thread may have",
+                ),
+                _ => (0, 0, ""),
             };
+            let too_big = (end > limit).then_some(why);
             if let Some(why) = too_big {
                 return Err(LoadError::Unsupported {
                     what: format!("{} variable `{}`", v.space, d.name),
@@ -303,6 +389,22 @@ impl<'p> Decoder<'p> {
                         addr,
                     }
                 }
+                // a `.param` variable of a function body (the arguments and
+                // return values of a call site) or a device function's
+                // formal parameter: kept in the thread's local frame, as
+                // "if the address of a device function parameter is moved to
+                // a register, the parameter will be copied onto the stack and
+                // the address will be in the local state space" (PTX ISA
+                // 9.7.9.3)
+                ".param" => {
+                    let addr = align_up(self.local_next, align);
+                    self.local_next = addr.saturating_add(size);
+                    self.param_sizes.insert(addr, size);
+                    Symbol::Var {
+                        space: Space::ParamFunc,
+                        addr,
+                    }
+                }
                 ".tex" | ".surf" | ".sampler" => continue,
                 other => {
                     return Err(LoadError::Unsupported {
@@ -312,6 +414,7 @@ impl<'p> Decoder<'p> {
                     })
                 }
             };
+            self.placed.insert(d.span.start, sym);
             self.symbols.insert(d.name.clone(), sym);
         }
         Ok(())
@@ -342,13 +445,13 @@ impl<'p> Decoder<'p> {
                     u64::from((*i as f32).to_bits())
                 }
                 (Expr::Int(i), Some(TypeKind::Float)) if elem == 8 => (*i as f64).to_bits(),
-                _ => match eval_const(e) {
-                    Some(x) => x as u64,
-                    None => {
+                _ => match self.init_value(e) {
+                    Ok(x) => x as u64,
+                    Err(why) => {
                         return Err(LoadError::Unsupported {
                             what: format!("initializer of `{}`", v.names[0].name),
                             offset: at,
-                            why: "addresses in initializers are not modelled".into(),
+                            why,
                         })
                     }
                 },
@@ -577,11 +680,19 @@ impl<'p> Decoder<'p> {
                     self.labels.insert(name.clone(), self.code.len() as u32);
                 }
                 Stmt::Var(v) if v.space == ".reg" => self.declare_reg(v, v.span.start)?,
-                // placed by `prescan`
-                Stmt::Var(_) => {}
+                // placed by `prescan`; from here on the name means this one
+                Stmt::Var(v) => {
+                    for d in &v.names {
+                        if let Some(sym) = self.placed.get(&d.span.start) {
+                            self.symbols.insert(d.name.clone(), *sym);
+                        }
+                    }
+                }
                 Stmt::Block(inner, _) => {
                     self.scopes.push(HashMap::new());
+                    let outer = self.symbols.clone();
                     let r = self.body(inner);
+                    self.symbols = outer;
                     self.scopes.pop();
                     r?;
                 }
@@ -636,7 +747,8 @@ impl<'p> Decoder<'p> {
         Ok(())
     }
 
-    fn finish(mut self, kernel: &str) -> Result<Program, LoadError> {
+    /// Points the branches of the function just decoded at their labels.
+    fn resolve_labels(&mut self) -> Result<(), LoadError> {
         for (at, label, offset) in std::mem::take(&mut self.fixups) {
             let target = *self.labels.get(&label).ok_or_else(|| LoadError::Bad {
                 what: format!("bra {label}"),
@@ -651,12 +763,11 @@ impl<'p> Decoder<'p> {
                 *t = target;
             }
         }
-        // a kernel that falls off its end exits
-        self.code.push(Instr {
-            guard: None,
-            op: Op::Exit,
-        });
-        self.text.push(("(end of kernel)".into(), 0));
+        self.labels.clear();
+        Ok(())
+    }
+
+    fn finish(self, kernel: &str) -> Result<Program, LoadError> {
         let local_bytes = align_up(self.local_next, 16);
         let local_frame = self.local_frame(local_bytes);
         Ok(Program {
@@ -671,6 +782,7 @@ impl<'p> Decoder<'p> {
             local_frame,
             consts: self.consts,
             globals: self.globals,
+            functions: self.functions,
             cluster_dims: self.cluster_dims,
             dynamic_shared: self.dynamic_shared,
             explicit_cluster: self.explicit_cluster,
@@ -731,7 +843,7 @@ impl<'p> Decoder<'p> {
             )
         })?;
         let Symbol::Var { space: home, addr } = sym else {
-            return Ok(Src::Unspecified);
+            return Ok(self.function_address(name));
         };
         // `.local` symbols hold offsets in the thread's frame; `prescan`
         // has declared them all, so the frame's place is final.
@@ -741,6 +853,7 @@ impl<'p> Decoder<'p> {
         let same = |s: Space| match (s, home) {
             (Space::SharedCta | Space::SharedCluster, Space::SharedCta) => true,
             (Space::ParamEntry | Space::ParamFunc, Space::ParamEntry) => true,
+            (Space::ParamEntry | Space::ParamFunc | Space::Local, Space::ParamFunc) => true,
             (x, y) => x == y,
         };
         Ok(match space {
@@ -749,6 +862,7 @@ impl<'p> Decoder<'p> {
                 Space::Const => Src::Imm(p.const_base.wrapping_add(a)),
                 Space::Local => Src::Imm(p.local_base.wrapping_add(local_addr(a))),
                 Space::ParamEntry => Src::Imm(p.param_base.wrapping_add(a)),
+                Space::ParamFunc => Src::Imm(p.local_base.wrapping_add(local_addr(a))),
                 _ => {
                     return Err(LoadError::Unsupported {
                         what: ins.full_opcode(),
@@ -762,7 +876,7 @@ impl<'p> Decoder<'p> {
             },
             s if same(s) => match home {
                 Space::SharedCta => Src::SharedAddr(a),
-                Space::Local => Src::Imm(local_addr(a)),
+                Space::Local | Space::ParamFunc => Src::Imm(local_addr(a)),
                 _ => Src::Imm(a),
             },
             s => {

@@ -219,7 +219,9 @@ impl Decoder<'_> {
                 self.fixups.push((self.code.len(), target, ins.span.start));
                 Ok(Op::Bra { target: 0 })
             }
-            "ret" | "exit" => Ok(Op::Exit),
+            "ret" => Ok(self.ret()),
+            "exit" => Ok(Op::Exit),
+            "call" => self.call(ins),
             "bar" | "barrier" => self.barrier(ins),
             "membar" | "fence" => Ok(Op::Nop),
             _ => Err(self.unsupported_plain(ins, "this instruction is not modelled")),

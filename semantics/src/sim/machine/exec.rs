@@ -178,6 +178,14 @@ impl Machine<'_> {
                 self.bar_sync(w, pc, active, exec, *id, *count);
                 return;
             }
+            Op::Call(c) => {
+                self.call(w, pc, active, exec, c);
+                return;
+            }
+            Op::Ret => {
+                self.ret(w, pc, active, exec);
+                return;
+            }
             Op::Shfl { .. } | Op::WarpSync { .. } => {
                 self.collective(w, pc, active, exec, &instr.op);
                 return;
@@ -622,7 +630,8 @@ impl Machine<'_> {
                 }
                 Ok(Loc::Param(a as usize))
             }
-            Space::ParamFunc => Err(OUTSIDE),
+            // `.param::func` variables live in the local frame
+            Space::ParamFunc => local(a, self),
             Space::Generic | Space::Global => {
                 let s = a.wrapping_sub(p.shared_base);
                 if s < p.shared_size {

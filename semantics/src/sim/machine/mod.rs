@@ -5,9 +5,12 @@
 //! where their paths join. The interleaving is fixed: every run of the
 //! same launch does the same thing.
 
+mod call;
 mod exec;
 mod fastmem;
 mod regs;
+
+pub use call::CALL_DEPTH_LIMIT;
 
 use super::launch::{Arg, BufferOut, Launch, LaunchError, Outcome, Report, StopKind, ThreadId};
 use super::memory::{Global, Region};
@@ -72,6 +75,8 @@ pub(crate) struct Warp {
     /// While every unfinished lane runs at one pc: that pc and the lanes.
     pub uniform: Option<(u32, u32)>,
     pub done: bool,
+    /// Each lane's active calls, innermost last (empty until a call).
+    pub frames: Vec<Vec<call::Frame>>,
 }
 
 pub(crate) struct Cta {
@@ -462,6 +467,7 @@ impl Machine<'_> {
                     waited: [0; LANES],
                     uniform: Some((0, mask)),
                     done: false,
+                    frames: Vec::new(),
                 });
             }
         }
