@@ -317,8 +317,17 @@ impl<'c> Checker<'c> {
         let mut version = None;
         let mut target = None;
         let mut target_span = Span::default();
+        let mut address_size = None;
+        // PTX ISA 11.1.3: "If the .address_size directive is omitted, the
+        // address size defaults to 32", but ptxas (64-bit `--machine` by
+        // default) takes such modules as 64-bit, on sm_90 too.
+        self.address_bits = 64;
         for item in &module.items {
             match item {
+                Item::AddressSize { span, bits } => {
+                    address_size = Some(*span);
+                    self.address_bits = *bits;
+                }
                 Item::Version { major, minor, .. } => {
                     version = Some(PtxVersion::new(*major, *minor))
                 }
@@ -392,6 +401,35 @@ impl<'c> Checker<'c> {
                 );
             }
         }
+        // PTX ISA 11.1.3 `.address_size`: "Introduced in PTX ISA version
+        // 2.3" (ptxas: "Feature '.address_size directive' requires PTX ISA
+        // .version 2.3 or later").
+        if let (Some(span), Some(v)) = (address_size, self.ptx) {
+            if v < PtxVersion::new(2, 3) {
+                self.diag(
+                    span,
+                    "ptx-version",
+                    None,
+                    format!(
+                        "`.address_size` needs PTX ISA 2.3 or later (the module is PTX ISA {v})"
+                    ),
+                );
+            }
+        }
+        // ptxas 13.0: "32-Bit ABI (--machine 32 or 32-Bit addressing) is
+        // not supported on sm_90 or higher architectures".
+        if let Some(a) = self.arch.or(self.target) {
+            if let (32, Some(span)) = (self.address_bits, address_size) {
+                if a.number >= 90 {
+                    self.diag(
+                        span,
+                        "target",
+                        None,
+                        format!("`.address_size 32` is not supported for {a}: 32-bit addressing ends at sm_90"),
+                    );
+                }
+            }
+        }
         if let (Some(t), Some(v)) = (self.target, self.ptx) {
             if v < t.min_ptx() {
                 self.diag(
@@ -412,8 +450,13 @@ impl<'c> Checker<'c> {
         let mut scope: Vec<Scope> = vec![Scope::default()];
         for p in f.returns.iter().chain(f.params.iter()).flatten() {
             for d in &p.names {
+                // `.reg .v2 .u32 input` in a `.func`'s list is a vector
+                // register like any other (`input.x`, PTX ISA 6.4.3).
                 let sym = if p.space == ".reg" {
-                    Symbol::Reg(intern_type(&p.ty))
+                    match p.vector {
+                        Some(n) => Symbol::VecReg(intern_type(&p.ty), n as u8),
+                        None => Symbol::Reg(intern_type(&p.ty)),
+                    }
                 } else if f.kind == FunctionKind::Entry {
                     Symbol::EntryParam
                 } else {
@@ -845,7 +888,12 @@ impl<'c> Checker<'c> {
             if addresses_memory {
                 let expected = spaces.get(memory_index).copied().or_else(|| {
                     let n = spec.name.to_ascii_lowercase();
-                    (n.contains("mbar") && !spaces.is_empty()).then_some(".shared")
+                    // PTX ISA 9.7.9.23/24: the generic forms of `mapa` and
+                    // `getctarank` take the "generic address of shared
+                    // memory variable" (ptxas: "State space mismatch").
+                    let shared = (n.contains("mbar") && !spaces.is_empty())
+                        || matches!(ins.opcode.as_str(), "mapa" | "getctarank");
+                    shared.then_some(".shared")
                 });
                 memory_index += 1;
                 if let Err(msg) = self.memory_space(ins, op, expected, scope) {
@@ -861,7 +909,18 @@ impl<'c> Checker<'c> {
                     return false;
                 }
             }
-            if let Err(msg) = self.operand(op, spec, want_ty, b, scope) {
+            // `%r+imm` is a value, never a place to write: not a destination.
+            let written = index == 0
+                && matches!(op.kind, OperandKind::NameOffset(..))
+                && spec.kinds.contains(&Want::Reg)
+                && !spec.kinds.contains(&Want::Addr)
+                && !spec.kinds.contains(&Want::Sym);
+            let checked = if written {
+                Err("a destination cannot be `name+offset`".to_string())
+            } else {
+                self.operand(op, spec, want_ty, b, scope)
+            };
+            if let Err(msg) = checked {
                 if self.quiet {
                     return false;
                 }
@@ -907,13 +966,13 @@ impl<'c> Checker<'c> {
                 self.register_of(second, ".pred", scope)
             }
             _ if spec.pred_partner == Some(true) => Err("needs a predicate partner `d|p`".into()),
-            OperandKind::Name(n) if n == "_" => {
-                if wants(Want::Reg) || wants(Want::Pred) {
-                    Ok(())
-                } else {
-                    Err("the sink `_` is not allowed here".into())
-                }
-            }
+            // PTX ISA 9.7.9.4, 9.7.9.8, 9.7.9.11: the sink stands for
+            // elements of a vector operand (handled with the vector); no
+            // instruction of the catalogue lets it stand for a whole operand
+            // (ptxas: "Result discard mode is not allowed").
+            OperandKind::Name(n) if n == "_" => Err(
+                "the sink `_` cannot stand for a whole operand here (it may be an element of a vector destination)".into(),
+            ),
             OperandKind::Name(n) if special_register(n) => {
                 if !wants(Want::Sreg) {
                     return Err(format!("special register `{n}` is not allowed here"));
@@ -964,6 +1023,11 @@ impl<'c> Checker<'c> {
                     }
                 }
                 Some(Symbol::VecReg(ety, len)) => {
+                    if wants(Want::Vec) && spec.braces_only {
+                        return Err(format!(
+                            "`{n}` is a vector variable; this operand takes a brace list `{{..}}` (PTX ISA 6.4.3: vector operands are for mov, ld, st, atom, red and tex)"
+                        ));
+                    }
                     if !wants(Want::Vec) {
                         return Err(format!(
                             "`{n}` is a .v{len} `{ety}` vector register, not a scalar ({}; an element is written `{n}.x`)",
@@ -999,9 +1063,29 @@ impl<'c> Checker<'c> {
                 Some(sym @ (Symbol::Var(_) | Symbol::EntryParam)) if wants(Want::Sym) => {
                     self.address_width(n, &sym, ty)
                 }
+                // `gvar+8` as a value: the variable's address plus a
+                // constant, an integer constant expression (PTX ISA 4.6,
+                // 6.4.2) standing where a register or an immediate may
+                // (ptxas: "Integer constant expression expected" where only
+                // an immediate may), except where the operand takes a plain
+                // number (`num`: cache policies, masks; ptxas: "Arguments
+                // mismatch").
+                Some(Symbol::Var(_) | Symbol::EntryParam | Symbol::Function)
+                    if wants(Want::Reg) && wants(Want::Imm) && !spec.number_only =>
+                {
+                    use crate::catalogue::types::TypeKind;
+                    match ty.and_then(crate::catalogue::types::ptx_type) {
+                        Some(t) if matches!(t.kind, TypeKind::Float | TypeKind::Pred) || half_pair(t.name) => Err(format!(
+                            "`{n}+offset` is an address, an integer constant, which cannot stand for type `{}`",
+                            t.name
+                        )),
+                        _ => Ok(()),
+                    }
+                }
                 // `%r1+4`: the register's value plus a constant, a source
-                // operand where a register or an immediate may stand.
-                Some(Symbol::Reg(rt)) if wants(Want::Reg) && wants(Want::Imm) => {
+                // operand where a register may stand (ptxas accepts it
+                // wherever a source register may be).
+                Some(Symbol::Reg(rt)) if wants(Want::Reg) => {
                     if rt == ".pred" {
                         return Err(format!("`{n}` is a predicate: `{n}+offset` has no value"));
                     }
@@ -1034,7 +1118,25 @@ impl<'c> Checker<'c> {
                     .and_then(crate::catalogue::types::ptx_type)
                     .map(|t| t.kind);
                 use crate::catalogue::types::TypeKind;
+                let half = ty
+                    .and_then(crate::catalogue::types::ptx_type)
+                    .is_some_and(|t| {
+                        t.kind == TypeKind::Packed || (t.kind == TypeKind::Float && t.bits == 16)
+                    });
                 match (e, kind) {
+                    // PTX ISA 4.5.2 has `.f32` and `.f64` floating-point
+                    // constants only; ptxas: "Arguments mismatch" for one
+                    // standing for a half or packed type
+                    // (`cvt.f64.f16 d, 0d3FF0...`, `multimem.st.f16x2 [a], 0f3F80...`).
+                    // An integer is a packed type's bit pattern.
+                    (Expr::F32(_) | Expr::F64(_), _) if half => Err(format!(
+                        "a floating-point constant cannot stand for type `{}`",
+                        ty.unwrap_or("")
+                    )),
+                    (Expr::Int(_), _) if ty.is_some_and(half_pair) => Err(format!(
+                        "an integer constant cannot stand for type `{}`",
+                        ty.unwrap_or("")
+                    )),
                     (Expr::Int(_), Some(TypeKind::Float)) => Err(format!(
                         "an integer constant cannot stand for type `{}`",
                         ty.unwrap_or("")
@@ -1121,11 +1223,23 @@ impl<'c> Checker<'c> {
                     vec_len: None,
                     ..elem
                 };
+                let is_sink = |o: &Operand| matches!(&o.kind, OperandKind::Name(n) if n == "_");
                 for item in items {
                     if matches!(item.kind, OperandKind::Vector(_) | OperandKind::Addr(_)) {
                         return Err("vector elements must be registers".into());
                     }
+                    if is_sink(item) {
+                        if !spec.sink {
+                            return Err("the sink `_` is not allowed in this vector".into());
+                        }
+                        continue;
+                    }
                     self.operand(item, &elem, ty, b, scope)?;
+                }
+                // PTX ISA 9.7.9.4: "provided that at least one element is a
+                // scalar register".
+                if !items.is_empty() && items.iter().all(is_sink) {
+                    return Err("a vector of sinks `_` only: at least one element must be a register".into());
                 }
                 Ok(())
             }
@@ -1149,7 +1263,9 @@ impl<'c> Checker<'c> {
                 t.name
             ));
         }
-        let shared = matches!(sym, Symbol::Var(".shared"));
+        // The `.shared` and `.local` windows are 32-bit (`cvta.to.shared.u32`,
+        // `cvta.to.local.u32`; ptxas accepts `mov.u32 %r, lvar`).
+        let shared = matches!(sym, Symbol::Var(".shared" | ".local"));
         if t.bits == 32 && self.address_bits == 64 && !shared {
             return Err(format!(
                 "the address of `{name}` is 64-bit under `.address_size 64`; `{}` is 32-bit",
@@ -1203,7 +1319,9 @@ impl<'c> Checker<'c> {
             _ => return Err(format!("expected a `{ty}` register")),
         };
         if name == "_" {
-            return Ok(());
+            return Err(format!(
+                "the sink `_` cannot stand for a `{ty}` register here"
+            ));
         }
         match self.lookup(name, scope) {
             Some(Symbol::Reg(rt)) if register_fits(rt, ty, crate::catalogue::Fit::Exact) => Ok(()),
@@ -1356,6 +1474,14 @@ fn vector_register_problem(ty: &str, n: u32) -> Option<String> {
     }
     let bits = t.bits * n;
     (bits > 128).then(|| format!("`.v{n} {ty}` is {bits} bits: a vector cannot exceed 128 bits"))
+}
+
+/// The half-precision pairs, which ptxas treats as floating-point: an
+/// integer constant does not stand for one ("Arguments mismatch" for
+/// `multimem.red.add.bf16x2 [a], 4`), though it does for the 8-bit and
+/// narrower packed formats and `.bf16` (their bit patterns).
+fn half_pair(ty: &str) -> bool {
+    matches!(ty, ".f16x2" | ".bf16x2")
 }
 
 fn without_partner(spec: &crate::catalogue::OperandSpec) -> crate::catalogue::OperandSpec {

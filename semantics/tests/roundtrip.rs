@@ -709,6 +709,7 @@ impl R<'_> {
             returns,
             name: self.ident(),
             params,
+            semicolon: body.is_none(),
             directives,
             body,
             span: SP,
@@ -1215,6 +1216,7 @@ fn property_rejects_a_noncanonical_tree() {
         params: Some(Vec::new()),
         directives: Vec::new(),
         body: Some(vec![Stmt::Instr(ins)]),
+        semicolon: false,
         span: SP,
     };
     let m = Module {

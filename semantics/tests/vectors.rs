@@ -131,7 +131,7 @@ fn malformed_forms_are_located() {
         // register plus immediate only as a source value
         (
             "ld.global.u32 %r1+1, [%rd1];",
-            "`%r1+offset` is not allowed here",
+            "a destination cannot be `name+offset`",
         ),
         ("mov.pred %p1, %p0 + 1;", "`%p0` is a predicate"),
     ] {

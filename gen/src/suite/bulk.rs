@@ -2294,9 +2294,6 @@ pub fn plans() -> Vec<Plan> {
         }
     }
     for text in spelled("st.async", VT) {
-        if weak_cluster(&text) {
-            continue;
-        }
         let s = StAsync::of(&text);
         let id = format!("{text}/cluster2");
         out.push(Plan::new(id.clone(), text, move |o: &Options| {
@@ -2306,24 +2303,6 @@ pub fn plans() -> Vec<Plan> {
     out.extend(st_bulk_plans());
     out.extend(mbarrier_plans());
     out
-}
-
-/// Why the `st.async` spellings with both `.weak` and `.cluster` have no
-/// group: the GPUs at hand cannot run them.
-pub const WEAK_CLUSTER: &str = "ptxas 13.0 (the CUDA 13.0 driver's JIT) rejects `.weak` together with `.cluster` on st.async (\"Modifier '.weak' cannot be combined with modifier '.cluster'\"), which the syntax of PTX ISA 9.7.9.12 allows and the checker accepts: docs/bulk-observations.md";
-
-fn weak_cluster(text: &str) -> bool {
-    text.starts_with("st.async.weak.cluster")
-}
-
-/// The spellings the catalogue gives (sm_90, and sm_100 for `st.bulk`)
-/// that have no group, each with the reason.
-pub fn held_back() -> Vec<(String, &'static str)> {
-    spelled("st.async", VT)
-        .into_iter()
-        .filter(|t| weak_cluster(t))
-        .map(|t| (t, WEAK_CLUSTER))
-        .collect()
 }
 
 /// The `st.bulk` groups (every spelling sm_100 accepts).

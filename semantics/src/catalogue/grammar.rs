@@ -36,6 +36,18 @@ pub struct OperandSpec {
     pub presence: Presence,
     /// `d|p`: the operand may (or must) carry a predicate partner.
     pub pred_partner: Option<bool>,
+    /// `vec<..>|sink`: the sink `_` may stand for elements of this vector
+    /// (PTX ISA 9.7.9.4: "the sink symbol '_' may be used for one or more
+    /// elements provided that at least one element is a scalar register").
+    /// Nowhere in the catalogue may `_` stand for a whole operand.
+    pub sink: bool,
+    /// `list<..>`: a brace list only, not a vector variable (PTX ISA 6.4.3:
+    /// "Vector operands are supported by a limited subset of instructions,
+    /// which include mov, ld, st, atom, red and tex").
+    pub braces_only: bool,
+    /// `num`: an immediate that is a plain number, not a variable's address
+    /// (`gvar+8`).
+    pub number_only: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -402,12 +414,25 @@ fn parse_operands(text: &str) -> Result<Vec<OperandSpec>, String> {
             .ok_or_else(|| format!("operand `{item}` has no kind"))?;
         let mut kinds = Vec::new();
         let mut vec_len = None;
+        let (mut sink, mut braces_only, mut number_only) = (false, false, false);
         for k in kind_word.split('|') {
             let (k, len) = match k.split_once('<') {
                 Some((k, l)) => (k, Some(l.trim_end_matches('>'))),
                 None => (k, None),
             };
             let kind = match k {
+                "sink" => {
+                    sink = true;
+                    continue;
+                }
+                "list" => {
+                    braces_only = true;
+                    OperandKind::Vec
+                }
+                "num" => {
+                    number_only = true;
+                    OperandKind::Imm
+                }
                 "reg" => OperandKind::Reg,
                 "pred" => OperandKind::Pred,
                 "imm" => OperandKind::Imm,
@@ -425,6 +450,11 @@ fn parse_operands(text: &str) -> Result<Vec<OperandSpec>, String> {
                 });
             }
             kinds.push(kind);
+        }
+        if sink && !kinds.contains(&OperandKind::Vec) {
+            return Err(format!(
+                "operand `{item}`: `sink` marks the elements of a `vec` or `list`"
+            ));
         }
         if kinds.contains(&OperandKind::Vec) && vec_len.is_none() {
             return Err(format!(
@@ -452,6 +482,9 @@ fn parse_operands(text: &str) -> Result<Vec<OperandSpec>, String> {
             vec_len,
             presence,
             pred_partner,
+            sink,
+            braces_only,
+            number_only,
         });
     }
     Ok(out)

@@ -79,11 +79,25 @@ impl Target {
     }
 
     /// The lowest PTX ISA version that knows this target (PTX ISA 12,
-    /// "Release notes"; ptxas rejects `.target` otherwise).
+    /// "Release notes"; ptxas rejects `.target` otherwise): the lowest
+    /// version ptxas 13.0 accepts for each target
+    /// (corpus/legality/target-versions.tsv, tools/legality/target_versions.sh;
+    /// a test keeps them equal).
     pub fn min_ptx(self) -> PtxVersion {
         let v = |a, b| PtxVersion::new(a, b);
         let base = match self.number {
-            0..=75 => v(6, 3),
+            0..=11 => v(1, 0),
+            12 | 13 => v(1, 2),
+            14..=29 => v(2, 0),
+            30 => v(3, 0),
+            35 => v(3, 1),
+            31..=34 | 50 => v(4, 0),
+            36..=49 | 51 | 52 => v(4, 1),
+            53..=59 => v(4, 2),
+            60..=69 => v(5, 0),
+            70 | 71 => v(6, 0),
+            72..=74 => v(6, 1),
+            75..=79 => v(6, 3),
             80 => v(7, 0),
             86 => v(7, 1),
             87 => v(7, 4),

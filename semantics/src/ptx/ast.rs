@@ -165,8 +165,13 @@ pub struct Function {
     /// Performance directives and attributes between the parameters and the
     /// body: `.maxntid 256, 1, 1`, `.noreturn`, `.pragma "nounroll"`.
     pub directives: Vec<FunctionDirective>,
-    /// `None` for a declaration ending in `;`.
+    /// `None` for a declaration.
     pub body: Option<Vec<Stmt>>,
+    /// Whether a declaration ends with `;`. A PTX 2.x declaration may end
+    /// without one, where the next directive begins (ptxas accepts
+    /// `.func (.param .s32 r) f (.param .s32 a)` followed by `.entry ...`).
+    /// Always `false` for a definition.
+    pub semicolon: bool,
     pub span: Span,
 }
 

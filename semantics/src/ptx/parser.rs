@@ -48,6 +48,27 @@ fn other_directive(name: &str) -> Option<Terminator> {
     })
 }
 
+/// Whether a directive begins a module item rather than continuing a
+/// function's header (performance directives, `.noreturn`, `.pragma`): it
+/// ends a declaration written without `;`.
+fn starts_module_item(name: &str) -> bool {
+    is_linkage(name)
+        || is_state_space(name)
+        || matches!(
+            name,
+            ".entry"
+                | ".func"
+                | ".version"
+                | ".target"
+                | ".address_size"
+                | ".file"
+                | ".loc"
+                | ".section"
+                | ".alias"
+                | ".callprototype"
+        )
+}
+
 fn is_state_space(name: &str) -> bool {
     matches!(
         name,
@@ -385,7 +406,7 @@ impl<'s> Parser<'s> {
             None
         };
         let mut directives = Vec::new();
-        while self.peek().kind == TokKind::Dot {
+        while self.peek().kind == TokKind::Dot && !starts_module_item(self.text(self.peek())) {
             let d = self.bump();
             let dname = self.text(d).to_string();
             let mut values = Vec::new();
@@ -409,11 +430,17 @@ impl<'s> Parser<'s> {
                 span: d.span().to(Span::new(self.prev_end(), self.prev_end())),
             });
         }
+        let mut semicolon = false;
         let body = if self.eat_punct(b';') {
+            semicolon = true;
             None
         } else if self.is_punct(b'{') {
             self.bump();
             Some(self.stmts()?)
+        } else if matches!(self.peek().kind, TokKind::Dot | TokKind::Eof) {
+            // A PTX 2.x declaration without `;`: the next directive (or the
+            // end of the module) ends it; the loop above stopped there.
+            None
         } else {
             let t = self.peek();
             return self.err(
@@ -432,6 +459,7 @@ impl<'s> Parser<'s> {
             params,
             directives,
             body,
+            semicolon,
             span: start.span().to(Span::new(self.prev_end(), self.prev_end())),
         })
     }

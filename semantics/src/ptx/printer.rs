@@ -192,7 +192,8 @@ fn print_function(out: &mut String, f: &Function) {
         out.push('\n');
     }
     match &f.body {
-        None => out.push_str(";\n"),
+        None if f.semicolon => out.push_str(";\n"),
+        None => {}
         Some(body) => {
             out.push_str("{\n");
             print_stmts(out, body, 1);

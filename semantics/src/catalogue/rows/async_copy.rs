@@ -140,10 +140,10 @@ const G2S_CLUSTER: &str = "cp.async.bulk.tensor.dim.dst.src{.load_mode}.completi
 const S2G: &str =
     "cp.async.bulk.tensor.dim.dst.src{.load_mode}.completion_mechanism{.level::cache_hint}";
 
-const T_CTA_OPS: &str = "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, cache-policy: reg|imm .b64 if .L2::cache_hint";
-const T_CLUSTER_OPS: &str = "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, ctaMask: reg|imm .b16 if .multicast::cluster, cache-policy: reg|imm .b64 if .L2::cache_hint";
+const T_CTA_OPS: &str = "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, cache-policy: reg|num .b64 if .L2::cache_hint";
+const T_CLUSTER_OPS: &str = "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, ctaMask: reg|num .b16 if .multicast::cluster, cache-policy: reg|num .b64 if .L2::cache_hint";
 const S2G_OPS: &str =
-    "tensorMap: taddr .s32, [srcMem]: addr, cache-policy: reg|imm .b64 if .L2::cache_hint";
+    "tensorMap: taddr .s32, [srcMem]: addr, cache-policy: reg|num .b64 if .L2::cache_hint";
 
 pub static ROWS: &[Row] = &[
     // ---- 9.7.9.25.3.1 cp.async ----
@@ -152,7 +152,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.ca",
         section: "9.7.9.25.3.1",
         syntax: "cp.async.ca.dst.src{.level::cache_hint}{.level::prefetch_size}",
-        operands: "[dst]: addr, [src]: addr, cp-size: imm, src-size?: reg|imm .u32, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "[dst]: addr, [src]: addr, cp-size: imm, src-size?: reg|imm .u32, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: CP_ASYNC_SETS,
         since: "7.0 sm_80",
         needs: CP_ASYNC_NEEDS,
@@ -164,7 +164,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.cg",
         section: "9.7.9.25.3.1",
         syntax: "cp.async.cg.dst.src{.level::cache_hint}{.level::prefetch_size}",
-        operands: "[dst]: addr, [src]: addr, cp-size: imm, src-size?: reg|imm .u32, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "[dst]: addr, [src]: addr, cp-size: imm, src-size?: reg|imm .u32, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: CP_ASYNC_SETS,
         since: "7.0 sm_80",
         needs: CP_ASYNC_NEEDS,
@@ -178,7 +178,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.ca.ignore-src",
         section: "9.7.9.25.3.1",
         syntax: "cp.async.ca.dst.src{.level::cache_hint}{.level::prefetch_size}",
-        operands: "[dst]: addr, [src]: addr, cp-size: imm, ignore-src: pred, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "[dst]: addr, [src]: addr, cp-size: imm, ignore-src: pred, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: CP_ASYNC_SETS,
         since: "7.5 sm_80",
         needs: CP_ASYNC_NEEDS,
@@ -190,7 +190,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.cg.ignore-src",
         section: "9.7.9.25.3.1",
         syntax: "cp.async.cg.dst.src{.level::cache_hint}{.level::prefetch_size}",
-        operands: "[dst]: addr, [src]: addr, cp-size: imm, ignore-src: pred, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "[dst]: addr, [src]: addr, cp-size: imm, ignore-src: pred, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: CP_ASYNC_SETS,
         since: "7.5 sm_80",
         needs: CP_ASYNC_NEEDS,
@@ -231,7 +231,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.shared::cta.global",
         section: "9.7.9.25.4.1",
         syntax: "cp.async.bulk.dst.src.completion_mechanism{.level::cache_hint}",
-        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, [mbar]: addr, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, [mbar]: addr, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[G2CTA, MBAR, LCH],
         since: "8.6 sm_90",
         rules: &[SIZE_16, DIR_G2CTA],
@@ -242,7 +242,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.shared::cluster.global",
         section: "9.7.9.25.4.1",
         syntax: "cp.async.bulk.dst.src.completion_mechanism{.multicast}{.level::cache_hint}",
-        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, [mbar]: addr, ctaMask: reg|imm .b16 if .multicast::cluster, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, [mbar]: addr, ctaMask: reg|num .b16 if .multicast::cluster, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[G2CLUSTER, MBAR, LCH, MULTICAST],
         since: "8.0 sm_90",
         rules: &[SIZE_16, DIR_G2CLUSTER],
@@ -266,7 +266,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.global.shared::cta",
         section: "9.7.9.25.4.1",
         syntax: "cp.async.bulk.dst.src.completion_mechanism{.level::cache_hint}{.cp_mask}",
-        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, cache-policy: reg|imm .b64 if .L2::cache_hint, byteMask: reg .b16 if .cp_mask",
+        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, cache-policy: reg|num .b64 if .L2::cache_hint, byteMask: reg|num .b16 if .cp_mask",
         sets: &[CTA2G, BULK, LCH],
         since: "8.0 sm_90",
         needs: &[(".cp_mask", "8.6 sm_100")],
@@ -298,7 +298,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.reduce.async.bulk.global.shared::cta",
         section: "9.7.9.25.4.2",
         syntax: "cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.redOp.type",
-        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[
             CTA2G,
             BULK,
@@ -324,7 +324,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.reduce.async.bulk.global.shared::cta.add.noftz",
         section: "9.7.9.25.4.2",
         syntax: "cp.reduce.async.bulk.dst.src.completion_mechanism{.level::cache_hint}.add.noftz.type",
-        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, [srcMem]: addr, size: reg|imm .u32, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[CTA2G, BULK, LCH, ".type = { .f16, .bf16 }"],
         since: "8.0 sm_90",
         rules: &[SIZE_16, DIR_CTA2G],
@@ -336,7 +336,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.prefetch",
         section: "9.7.9.25.4.3",
         syntax: "cp.async.bulk.prefetch.L2.src{.level::cache_hint}",
-        operands: "[srcMem]: addr, size: reg|imm .u32, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "[srcMem]: addr, size: reg|imm .u32, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[".src = { .global }", LCH],
         since: "8.0 sm_90",
         rules: &[SIZE_16],
@@ -376,7 +376,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.tensor.3d.shared::cta.global.im2col",
         section: "9.7.9.25.5.2",
         syntax: "cp.async.bulk.tensor.3d.dst.src.load_mode.completion_mechanism{.cta_group}{.level::cache_hint}",
-        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<1> .u16, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<1> .u16, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[G2CTA, ".load_mode = { .im2col }", MBAR, CTA_GROUP, LCH],
         since: "8.6 sm_90",
         needs: CTA_GROUP_NEEDS,
@@ -388,7 +388,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.tensor.4d.shared::cta.global.im2col",
         section: "9.7.9.25.5.2",
         syntax: "cp.async.bulk.tensor.4d.dst.src.load_mode.completion_mechanism{.cta_group}{.level::cache_hint}",
-        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<2> .u16, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<2> .u16, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[G2CTA, ".load_mode = { .im2col }", MBAR, CTA_GROUP, LCH],
         since: "8.6 sm_90",
         needs: CTA_GROUP_NEEDS,
@@ -400,7 +400,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.tensor.5d.shared::cta.global.im2col",
         section: "9.7.9.25.5.2",
         syntax: "cp.async.bulk.tensor.5d.dst.src.load_mode.completion_mechanism{.cta_group}{.level::cache_hint}",
-        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<3> .u16, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<3> .u16, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[G2CTA, ".load_mode = { .im2col }", MBAR, CTA_GROUP, LCH],
         since: "8.6 sm_90",
         needs: CTA_GROUP_NEEDS,
@@ -412,7 +412,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.tensor.shared::cta.global.im2col::w",
         section: "9.7.9.25.5.2",
         syntax: "cp.async.bulk.tensor.dim.dst.src.load_mode.completion_mechanism{.cta_group}{.level::cache_hint}",
-        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<2> .u16, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<2> .u16, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[
             DIM,
             G2CTA,
@@ -479,7 +479,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.tensor.3d.shared::cluster.global.im2col",
         section: "9.7.9.25.5.2",
         syntax: "cp.async.bulk.tensor.3d.dst.src.load_mode.completion_mechanism{.multicast}{.cta_group}{.level::cache_hint}",
-        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<1> .u16, ctaMask: reg|imm .b16 if .multicast::cluster, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<1> .u16, ctaMask: reg|num .b16 if .multicast::cluster, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[
             G2CLUSTER,
             ".load_mode = { .im2col }",
@@ -498,7 +498,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.tensor.4d.shared::cluster.global.im2col",
         section: "9.7.9.25.5.2",
         syntax: "cp.async.bulk.tensor.4d.dst.src.load_mode.completion_mechanism{.multicast}{.cta_group}{.level::cache_hint}",
-        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<2> .u16, ctaMask: reg|imm .b16 if .multicast::cluster, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<2> .u16, ctaMask: reg|num .b16 if .multicast::cluster, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[
             G2CLUSTER,
             ".load_mode = { .im2col }",
@@ -517,7 +517,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.tensor.5d.shared::cluster.global.im2col",
         section: "9.7.9.25.5.2",
         syntax: "cp.async.bulk.tensor.5d.dst.src.load_mode.completion_mechanism{.multicast}{.cta_group}{.level::cache_hint}",
-        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<3> .u16, ctaMask: reg|imm .b16 if .multicast::cluster, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<3> .u16, ctaMask: reg|num .b16 if .multicast::cluster, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[
             G2CLUSTER,
             ".load_mode = { .im2col }",
@@ -536,7 +536,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.tensor.shared::cluster.global.im2col::w",
         section: "9.7.9.25.5.2",
         syntax: "cp.async.bulk.tensor.dim.dst.src.load_mode.completion_mechanism{.multicast}{.cta_group}{.level::cache_hint}",
-        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<2> .u16, ctaMask: reg|imm .b16 if .multicast::cluster, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "[dstMem]: addr, tensorMap: taddr .s32, [mbar]: addr, im2colInfo: vec<2> .u16, ctaMask: reg|num .b16 if .multicast::cluster, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[
             DIM,
             G2CLUSTER,
@@ -624,7 +624,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.prefetch.tensor.tile",
         section: "9.7.9.25.5.4",
         syntax: "cp.async.bulk.prefetch.tensor.dim.L2.src{.load_mode}{.level::cache_hint}",
-        operands: "tensorMap: taddr .s32, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "tensorMap: taddr .s32, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[DIM, ".src = { .global }", ".load_mode = { .tile }", LCH],
         since: "8.0 sm_90",
         ..Row::BASE
@@ -636,7 +636,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.prefetch.tensor.tile::gather4",
         section: "9.7.9.25.5.4",
         syntax: "cp.async.bulk.prefetch.tensor.2d.L2.src.load_mode{.level::cache_hint}",
-        operands: "tensorMap: taddr .s32, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "tensorMap: taddr .s32, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[".src = { .global }", ".load_mode = { .tile::gather4 }", LCH],
         since: SM100_FAMILY,
         ..Row::BASE
@@ -646,7 +646,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.prefetch.tensor.3d.im2col",
         section: "9.7.9.25.5.4",
         syntax: "cp.async.bulk.prefetch.tensor.3d.L2.src.load_mode{.level::cache_hint}",
-        operands: "tensorMap: taddr .s32, im2colInfo: vec<1> .u16, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "tensorMap: taddr .s32, im2colInfo: vec<1> .u16, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[".src = { .global }", ".load_mode = { .im2col }", LCH],
         since: "8.0 sm_90",
         ..Row::BASE
@@ -656,7 +656,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.prefetch.tensor.4d.im2col",
         section: "9.7.9.25.5.4",
         syntax: "cp.async.bulk.prefetch.tensor.4d.L2.src.load_mode{.level::cache_hint}",
-        operands: "tensorMap: taddr .s32, im2colInfo: vec<2> .u16, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "tensorMap: taddr .s32, im2colInfo: vec<2> .u16, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[".src = { .global }", ".load_mode = { .im2col }", LCH],
         since: "8.0 sm_90",
         ..Row::BASE
@@ -666,7 +666,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.prefetch.tensor.5d.im2col",
         section: "9.7.9.25.5.4",
         syntax: "cp.async.bulk.prefetch.tensor.5d.L2.src.load_mode{.level::cache_hint}",
-        operands: "tensorMap: taddr .s32, im2colInfo: vec<3> .u16, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "tensorMap: taddr .s32, im2colInfo: vec<3> .u16, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[".src = { .global }", ".load_mode = { .im2col }", LCH],
         since: "8.0 sm_90",
         ..Row::BASE
@@ -678,7 +678,7 @@ pub static ROWS: &[Row] = &[
         id: "cp.async.bulk.prefetch.tensor.im2col::w",
         section: "9.7.9.25.5.4",
         syntax: "cp.async.bulk.prefetch.tensor.dim.L2.src.load_mode{.level::cache_hint}",
-        operands: "tensorMap: taddr .s32, im2colInfo: vec<2> .u16, cache-policy: reg|imm .b64 if .L2::cache_hint",
+        operands: "tensorMap: taddr .s32, im2colInfo: vec<2> .u16, cache-policy: reg|num .b64 if .L2::cache_hint",
         sets: &[DIM, ".src = { .global }", ".load_mode = { .im2col::w, .im2col::w::128 }", LCH],
         since: SM100_FAMILY,
         rules: &[IM2COL_3D],

@@ -97,12 +97,13 @@ pub static ROWS: &[Row] = &[
         id: "createpolicy.range",
         section: "9.7.9.18",
         syntax: "createpolicy.range{.global}.level::primary_priority{.level::secondary_priority}.b64",
-        operands: "cache-policy: reg .b64, [a]: addr, primary-size: reg|imm .b32, total-size: reg|imm .b32",
+        operands: "cache-policy: reg .b64, [a]: addr, primary-size: reg|num .b32, total-size: reg|num .b32",
         sets: &[PRIMARY, SECONDARY],
         since: "7.4 sm_80",
         rules: &[Rule::illegal(
             "The value of primary-size must be less than or equal to the value of total-size",
-            |b| matches!((b.imm("primary-size"), b.imm("total-size")), (Some(p), Some(t)) if p > t),
+            // 32-bit operands: `-1` is 0xffffffff.
+            |b| matches!((b.imm("primary-size"), b.imm("total-size")), (Some(p), Some(t)) if p & 0xffff_ffff > t & 0xffff_ffff),
         )],
         ..Row::BASE
     },
@@ -113,7 +114,7 @@ pub static ROWS: &[Row] = &[
         id: "createpolicy.fractional",
         section: "9.7.9.18",
         syntax: "createpolicy.fractional.level::primary_priority{.level::secondary_priority}.b64",
-        operands: "cache-policy: reg .b64, fraction?: reg|imm .f32",
+        operands: "cache-policy: reg .b64, fraction?: reg|num .f32",
         sets: &[PRIMARY, SECONDARY],
         since: "7.4 sm_80",
         rules: &[FRACTION_RANGE],
@@ -125,7 +126,7 @@ pub static ROWS: &[Row] = &[
         id: "createpolicy.cvt",
         section: "9.7.9.18",
         syntax: "createpolicy.cvt.L2.b64",
-        operands: "cache-policy: reg .b64, access-property: reg .b64",
+        operands: "cache-policy: reg .b64, access-property: reg|num .b64",
         since: "7.4 sm_80",
         ..Row::BASE
     },

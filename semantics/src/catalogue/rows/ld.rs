@@ -29,10 +29,11 @@ const TYPE: &str = ".type = { .b8, .b16, .b32, .b64, .b128, .u8, .u16, .u32, .u6
 
 // ---- operands ----
 
-const OPS: &str = "d: reg type, [a]: addr, cache-policy: reg|imm .b64 if .L2::cache_hint";
-const OPS_VEC: &str = "d: vec<vec> type, [a]: addr, cache-policy: reg|imm .b64 if .L2::cache_hint";
+const OPS: &str = "d: reg type, [a]: addr, cache-policy: reg|num .b64 if .L2::cache_hint";
+const OPS_VEC: &str =
+    "d: vec<vec>|sink type, [a]: addr, cache-policy: reg|num .b64 if .L2::cache_hint";
 const OPS_PLAIN: &str = "d: reg type, [a]: addr";
-const OPS_PLAIN_VEC: &str = "d: vec<vec> type, [a]: addr";
+const OPS_PLAIN_VEC: &str = "d: vec<vec>|sink type, [a]: addr";
 
 // ---- requirements (PTX ISA Notes / Target ISA Notes of 9.7.9.8) ----
 

@@ -121,7 +121,7 @@ pub static ROWS: &[Row] = &[
         id: "mov.unpack.v2",
         section: "9.7.9.4",
         syntax: "mov.type",
-        operands: "d: vec<2> type/2, a: reg|imm type",
+        operands: "d: vec<2>|sink type/2, a: reg|imm type",
         sets: &[".type = { .b16, .b32, .b64, .b128 }"],
         needs: &[("type=.b128", "8.3 sm_70")],
         ..Row::BASE
@@ -131,7 +131,7 @@ pub static ROWS: &[Row] = &[
         id: "mov.unpack.v4",
         section: "9.7.9.4",
         syntax: "mov.type",
-        operands: "d: vec<4> type/4, a: reg|imm type",
+        operands: "d: vec<4>|sink type/4, a: reg|imm type",
         sets: &[".type = { .b32, .b64, .b128 }"],
         needs: &[("type=.b128", "8.3 sm_70")],
         ..Row::BASE
@@ -146,7 +146,7 @@ pub static ROWS: &[Row] = &[
         id: "mov.vec",
         section: "9.7.9.3",
         syntax: "mov.vec.type",
-        operands: "d: vec<vec> type, a: vec<vec> type",
+        operands: "d: vec<vec>|sink type, a: vec<vec> type",
         sets: &[
             ".vec = { .v2, .v4 }",
             ".type = { .b16, .b32, .b64, .u16, .u32, .u64, .s16, .s32, .s64, .f32, .f64 }",

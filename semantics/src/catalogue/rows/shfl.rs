@@ -10,7 +10,7 @@ pub static ROWS: &[Row] = &[
         id: "shfl",
         section: "9.7.9.5",
         syntax: "shfl.mode.b32",
-        operands: "d|p?: reg .b32, a: reg .b32, b: reg|imm .b32, c: reg|imm .b32",
+        operands: "d|p?: reg .b32, a: reg|imm .b32, b: reg|imm .b32, c: reg|imm .b32",
         sets: &[".mode = { .up, .down, .bfly, .idx }"],
         since: "3.0 sm_30",
         rules: &[Rule::removed(
@@ -26,7 +26,7 @@ pub static ROWS: &[Row] = &[
         id: "shfl.sync",
         section: "9.7.9.6",
         syntax: "shfl.sync.mode.b32",
-        operands: "d|p?: reg .b32, a: reg .b32, b: reg|imm .b32, c: reg|imm .b32, membermask: reg|imm .b32",
+        operands: "d|p?: reg .b32, a: reg|imm .b32, b: reg|imm .b32, c: reg|imm .b32, membermask: reg|imm .b32",
         sets: &[".mode = { .up, .down, .bfly, .idx }"],
         since: "6.0 sm_30",
         ..Row::BASE

@@ -26,10 +26,11 @@ const TYPE: &str = ".type = { .b8, .b16, .b32, .b64, .b128, .u8, .u16, .u32, .u6
 
 // ---- operands ----
 
-const OPS: &str = "[a]: addr, b: reg|imm type, cache-policy: reg|imm .b64 if .L2::cache_hint";
-const OPS_VEC: &str = "[a]: addr, b: vec<vec> type, cache-policy: reg|imm .b64 if .L2::cache_hint";
+const OPS: &str = "[a]: addr, b: reg|imm type, cache-policy: reg|num .b64 if .L2::cache_hint";
+const OPS_VEC: &str =
+    "[a]: addr, b: vec<vec>|sink type, cache-policy: reg|num .b64 if .L2::cache_hint";
 const OPS_PLAIN: &str = "[a]: addr, b: reg|imm type";
-const OPS_PLAIN_VEC: &str = "[a]: addr, b: vec<vec> type";
+const OPS_PLAIN_VEC: &str = "[a]: addr, b: vec<vec>|sink type";
 
 // ---- requirements (PTX ISA Notes / Target ISA Notes of 9.7.9.11) ----
 
@@ -75,6 +76,18 @@ const ASYNC_VEC_128: Rule = Rule::illegal("a vector of `st.async` holds at most 
     b.ty("type").is_some_and(|t| t.bits * n > 128)
 });
 
+/// The syntax line writes `{.sem}{.scope}` with `.sem = { .weak }` and
+/// `.scope = { .cluster }`, but ptxas 13.0 rejects the two together
+/// ("Modifier '.weak' cannot be combined with modifier '.cluster'"); each
+/// alone is accepted. The weak form's complete-tx is at `.cluster` scope
+/// whatever is written ("The complete-tx operation on the mbarrier has
+/// .release semantics at .cluster scope"), and the `.scope` qualifier came
+/// with the `.release` form in PTX ISA 8.7; the checker follows ptxas.
+const ASYNC_WEAK_CLUSTER: Rule = Rule::illegal(
+    "`.weak` cannot be combined with `.cluster` (ptxas 13.0; the syntax line allows both)",
+    |b| b.has(".weak") && b.has(".cluster"),
+);
+
 const ASYNC_MMIO_SYS: Rule = Rule::illegal("If .mmio is specified, .scope must be .sys", |b| {
     b.has(".mmio") && !b.is("scope", ".sys")
 });
@@ -89,6 +102,12 @@ const BULK_SIZE_MAX: Rule =
     Rule::illegal("The maximum value of size operand can be 16777216", |b| {
         b.imm("size").is_some_and(|v| v > 16_777_216)
     });
+/// "`size` must be a multiple of 8. If the value is not a multiple of 8,
+/// then the behavior is undefined": a constant that is not is known at
+/// compile time (ptxas: "unexpected value '1', expected to be multiple of 8").
+const BULK_SIZE_8: Rule = Rule::illegal("size must be a multiple of 8", |b| {
+    b.imm("size").is_some_and(|v| v % 8 != 0)
+});
 
 pub static ROWS: &[Row] = &[
     // st{.weak}{.ss}{.cop}{.level::cache_hint}{.vec}.type [a], b{, cache-policy};
@@ -311,6 +330,7 @@ pub static ROWS: &[Row] = &[
             ".type = { .b32, .b64, .u32, .u64, .s32, .s64, .f32, .f64 }",
         ],
         since: "8.1 sm_90",
+        rules: &[ASYNC_WEAK_CLUSTER],
         ..Row::BASE
     },
     Row {
@@ -328,7 +348,7 @@ pub static ROWS: &[Row] = &[
             ".type = { .b32, .b64, .u32, .u64, .s32, .s64, .f32, .f64 }",
         ],
         since: "8.1 sm_90",
-        rules: &[ASYNC_VEC_128],
+        rules: &[ASYNC_VEC_128, ASYNC_WEAK_CLUSTER],
         ..Row::BASE
     },
     // st.async{.mmio}.sem.scope{.ss}{.completion_mechanism}.type [a], b;
@@ -359,9 +379,9 @@ pub static ROWS: &[Row] = &[
         id: "st.bulk",
         section: "9.7.9.13",
         syntax: "st.bulk{.weak}{.shared::cta}",
-        operands: "[a]: addr, size: reg|imm .b64, initval: imm",
+        operands: "[a]: addr, size: reg|num .b64, initval: imm",
         since: "8.6 sm_100",
-        rules: &[BULK_INITVAL, BULK_SIZE_MAX],
+        rules: &[BULK_INITVAL, BULK_SIZE_MAX, BULK_SIZE_8],
         ..Row::BASE
     },
 ];
@@ -424,7 +444,8 @@ mod tests {
             "st.relaxed.gpu.global.L1::evict_last.L2::cache_hint.b128",
             "st.release.cluster.shared::cluster.u64",
             "st.global.L1::evict_first.L2::evict_first.v4.b64",
-            "st.async.weak.cluster.shared::cluster.mbarrier::complete_tx::bytes.v4.b32",
+            "st.async.cluster.shared::cluster.mbarrier::complete_tx::bytes.v4.b32",
+            "st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.b32",
             "st.async.mmio.release.sys.global.b8",
             "st.async.release.gpu.u64",
         ] {
@@ -442,6 +463,8 @@ mod tests {
             "st.global.ca.u32",
             // mutually exclusive memory orders; scope required
             "st.weak.release.gpu.u32",
+            // ptxas 13.0: "Modifier '.weak' cannot be combined with modifier '.cluster'"
+            "st.async.weak.cluster.shared::cluster.mbarrier::complete_tx::bytes.v4.b32",
             "st.relaxed.global.u32",
             "st.acquire.gpu.global.u32",
             // only .global/.shared with .volatile/.relaxed/.release
