@@ -3,6 +3,7 @@
 //! functions, no I/O.
 #![forbid(unsafe_code)]
 
+pub mod arith;
 pub mod catalogue;
 pub mod check;
 pub mod cvt;
