@@ -1,9 +1,11 @@
-//! Integer, bit and comparison semantics of the plain instructions the
-//! interpreter runs besides 9.7.9 (PTX ISA 9.7.1 integer arithmetic, 9.7.2
-//! extended precision is not modelled, 9.7.5 logic and shift, 9.7.6
-//! comparison and selection). Values are the low `bits` of a `u64`.
+//! The plain integer, bit and comparison instructions the interpreter ran
+//! before `crate::arith` (PTX ISA 9.7.1, 9.7.7, 9.7.8), kept as compact ops
+//! with a fast path for the commonest ones; their meaning is
+//! `crate::arith`'s. Values are the low `bits` of a `u64`.
 
 use super::program::{BinOp, Cmp, IntTy, UnOp};
+use crate::arith::compare::{compare_int, CmpOp};
+use crate::arith::int::{self, IntType, MulMode};
 
 #[inline(always)]
 pub(crate) fn mask(bits: u32) -> u64 {
@@ -17,14 +19,6 @@ pub(crate) fn sext(x: u64, bits: u32) -> i64 {
     } else {
         let s = 64 - bits;
         ((x << s) as i64) >> s
-    }
-}
-
-fn as_i128(x: u64, ty: IntTy) -> i128 {
-    if ty.signed {
-        i128::from(sext(x, u32::from(ty.bits)))
-    } else {
-        i128::from(x & mask(u32::from(ty.bits)))
     }
 }
 
@@ -45,72 +39,62 @@ pub(crate) fn binary(op: BinOp, ty: IntTy, a: u64, b: u64) -> Option<u64> {
     }
 }
 
-/// The operations of [`binary`] that need the operands widened.
+/// The `crate::arith` type of an operation.
+fn int_type(ty: IntTy) -> IntType {
+    IntType {
+        bits: u32::from(ty.bits),
+        signed: ty.signed,
+    }
+}
+
+/// The operations of [`binary`] that need the operands widened, through
+/// `crate::arith` (one meaning for the interpreter and the pure functions).
 #[inline(never)]
 fn binary_wide(op: BinOp, ty: IntTy, a: u64, b: u64) -> Option<u64> {
-    let bits = u32::from(ty.bits);
-    let m = mask(bits);
-    let (x, y) = (as_i128(a, ty), as_i128(b, ty));
+    let t = int_type(ty);
+    let bits = t.bits;
     Some(match op {
-        BinOp::Add => a.wrapping_add(b) & m,
-        BinOp::Sub => a.wrapping_sub(b) & m,
-        BinOp::MulLo => a.wrapping_mul(b) & m,
-        // "the high half of the 2n-bit product"
-        BinOp::MulHi => ((x * y) >> bits) as u64 & m,
-        BinOp::MulWide => (x * y) as u64 & mask(2 * bits),
-        BinOp::Min => (x.min(y)) as u64 & m,
-        BinOp::Max => (x.max(y)) as u64 & m,
+        BinOp::Add => int::add(t, false, a, b),
+        BinOp::Sub => int::sub(t, false, a, b),
+        BinOp::MulLo => int::mul(t, MulMode::Lo, a, b),
+        BinOp::MulHi => int::mul(t, MulMode::Hi, a, b),
+        BinOp::MulWide => int::mul(t, MulMode::Wide, a, b),
+        BinOp::Min => int::min(t, false, a, b),
+        BinOp::Max => int::max(t, false, a, b),
+        // division by zero and `MININT / -1`: unspecified
         BinOp::Div => {
-            if y == 0 || (ty.signed && y == -1 && x == i128::from(sext(1u64 << (bits - 1), bits))) {
-                return None;
-            }
-            (x / y) as u64 & m
+            let r = int::div(t, a, b);
+            r.unspecified.is_none().then_some(r.bits)?
         }
+        // "The behavior for negative numbers is machine-dependent": the
+        // interpreter takes the truncating remainder `crate::arith` gives
+        // (sm_90's, checked by the simulator baseline) as defined; only
+        // division by zero is unspecified
         BinOp::Rem => {
-            if y == 0 || (ty.signed && y == -1 && x == i128::from(sext(1u64 << (bits - 1), bits))) {
-                return None;
-            }
-            (x % y) as u64 & m
+            let r = int::rem(t, a, b);
+            (r.unspecified != Some(int::DIV_ZERO)).then_some(r.bits)?
         }
-        BinOp::And => a & b & m,
-        BinOp::Or => (a | b) & m,
-        BinOp::Xor => (a ^ b) & m,
+        BinOp::And => int::and(bits, a, b),
+        BinOp::Or => int::or(bits, a, b),
+        BinOp::Xor => int::xor(bits, a, b),
         // "Shift amounts greater than the register width N are clamped to
         // N": the whole 32-bit amount counts.
-        BinOp::Shl => {
-            let s = (b & 0xffff_ffff) as u32;
-            if s >= bits {
-                0
-            } else {
-                (a << s) & m
-            }
-        }
-        BinOp::Shr => {
-            let s = ((b & 0xffff_ffff) as u32).min(bits);
-            if ty.signed {
-                let v = sext(a, bits);
-                (if s >= bits { v >> (bits - 1) } else { v >> s }) as u64 & m
-            } else if s >= bits {
-                0
-            } else {
-                ((a & m) >> s) & m
-            }
-        }
+        BinOp::Shl => int::shl(bits, a, b as u32),
+        BinOp::Shr => int::shr(t, a, b as u32),
     })
 }
 
 pub(crate) fn unary(op: UnOp, ty: IntTy, a: u64) -> u64 {
-    let bits = u32::from(ty.bits);
-    let m = mask(bits);
-    let a = a & m;
+    let t = int_type(ty);
+    let bits = t.bits;
     match op {
-        UnOp::Not => !a & m,
-        UnOp::Cnot => u64::from(a == 0),
-        UnOp::Neg => a.wrapping_neg() & m,
-        UnOp::Abs => (sext(a, bits).wrapping_abs() as u64) & m,
-        UnOp::Popc => u64::from(a.count_ones()),
-        UnOp::Clz => u64::from(a.leading_zeros() - (64 - bits)),
-        UnOp::Brev => a.reverse_bits() >> (64 - bits),
+        UnOp::Not => int::not(bits, a),
+        UnOp::Cnot => int::cnot(bits, a),
+        UnOp::Neg => int::neg(t, a),
+        UnOp::Abs => int::abs(t, a),
+        UnOp::Popc => u64::from(int::popc(bits, a)),
+        UnOp::Clz => u64::from(int::clz(bits, a)),
+        UnOp::Brev => int::brev(bits, a),
     }
 }
 
@@ -122,40 +106,26 @@ pub(crate) fn unary(op: UnOp, ty: IntTy, a: u64) -> u64 {
 /// d = 0; for (i=0; i<=msb; i++) d[i] = (i<len && pos+i<=msb) ? a[pos+i] : sbit;
 /// ```
 pub(crate) fn bfe(ty: IntTy, a: u64, b: u64, c: u64) -> u64 {
-    let msb = u64::from(ty.bits) - 1;
-    let pos = b & 0xff;
-    let len = c & 0xff;
-    let bit = |i: u64| (a >> i) & 1;
-    let sbit = if !ty.signed || len == 0 {
-        0
-    } else {
-        bit((pos + len - 1).min(msb))
-    };
-    (0..=msb).fold(0u64, |d, i| {
-        let v = if i < len && pos + i <= msb {
-            bit(pos + i)
-        } else {
-            sbit
-        };
-        d | (v << i)
-    })
+    int::bfe(int_type(ty), a, b as u32, c as u32)
 }
 
+/// `setp` on integers, through `crate::arith`'s comparison; `unsigned`
+/// for `.lo .ls .hi .hs`.
 #[inline]
 pub(crate) fn compare(cmp: Cmp, ty: IntTy, unsigned: bool, a: u64, b: u64) -> bool {
-    let t = IntTy {
-        bits: ty.bits,
-        signed: ty.signed && !unsigned,
+    let op = match (cmp, unsigned) {
+        (Cmp::Eq, _) => CmpOp::Eq,
+        (Cmp::Ne, _) => CmpOp::Ne,
+        (Cmp::Lt, false) => CmpOp::Lt,
+        (Cmp::Le, false) => CmpOp::Le,
+        (Cmp::Gt, false) => CmpOp::Gt,
+        (Cmp::Ge, false) => CmpOp::Ge,
+        (Cmp::Lt, true) => CmpOp::Lo,
+        (Cmp::Le, true) => CmpOp::Ls,
+        (Cmp::Gt, true) => CmpOp::Hi,
+        (Cmp::Ge, true) => CmpOp::Hs,
     };
-    let (x, y) = (as_i128(a, t), as_i128(b, t));
-    match cmp {
-        Cmp::Eq => x == y,
-        Cmp::Ne => x != y,
-        Cmp::Lt => x < y,
-        Cmp::Le => x <= y,
-        Cmp::Gt => x > y,
-        Cmp::Ge => x >= y,
-    }
+    compare_int(int_type(ty), op, a, b).unwrap_or(false)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //! with a mask of unspecified bits.
 
 mod alu;
+pub mod arith;
 pub mod cuda;
 mod decode;
 pub mod explore;

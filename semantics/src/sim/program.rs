@@ -286,6 +286,9 @@ pub enum Op {
         len: Src,
         ty: IntTy,
     },
+    /// An integer, logic, floating-point or comparison instruction run
+    /// through `crate::arith` (PTX ISA 9.7.1-9.7.4, 9.7.7, 9.7.8).
+    Arith(Box<super::arith::ArithInstr>),
     Prmt {
         d: Reg,
         a: Src,

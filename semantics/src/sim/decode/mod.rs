@@ -5,6 +5,7 @@
 //! predicate and control instructions are decoded here. The device
 //! functions the kernel may reach follow the kernel's code (`call`).
 
+mod arith;
 mod asynch;
 mod call;
 mod instr;
@@ -121,6 +122,7 @@ fn decode(
     let reach = call::reachable(module, f);
     let mut d = Decoder::new(profile);
     d.lenient = lenient;
+    d.opaque_arith = lenient;
     d.declare_functions(module, &reach);
     d.module_scope(module)?;
     d.params(f)?;
@@ -188,6 +190,9 @@ pub(crate) struct Decoder<'p> {
     fixups: Vec<(usize, String, u32)>,
     /// Unmodelled instructions become [`Op::Opaque`].
     lenient: bool,
+    /// The whole kernel is decoded leniently (`prepare_lenient`): the
+    /// instructions of `crate::arith` stay opaque, as `ptx-ub` reads them.
+    opaque_arith: bool,
     /// Operations an instruction needs before its own (the sum of a
     /// `reg+imm` operand, the elements of a vector `mov`), run under the
     /// same guard.
@@ -269,6 +274,7 @@ impl<'p> Decoder<'p> {
             labels: HashMap::new(),
             fixups: Vec::new(),
             lenient: false,
+            opaque_arith: false,
             pending: Vec::new(),
             temps: 0,
             functions: Vec::new(),

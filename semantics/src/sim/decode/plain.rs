@@ -1,7 +1,9 @@
 //! Decoding the plain instructions kernels and harnesses need besides
 //! 9.7.9: integer arithmetic and logic (PTX ISA 9.7.1, 9.7.2), comparison
 //! and selection (9.7.6), predicate logic (9.7.7), control flow (9.7.8) and
-//! barriers (9.7.13). Floating-point arithmetic is not modelled.
+//! barriers (9.7.13). What the interpreter ran before `crate::arith` came
+//! is decoded here (its fast paths); the rest of 9.7.1-9.7.4, 9.7.7 and
+//! 9.7.8 (carries, saturation, floats, ...) by `arith.rs`.
 
 use super::{Decoder, LoadError};
 use crate::catalogue::types::{ptx_type, TypeKind};
@@ -9,7 +11,7 @@ use crate::ptx::ast::{Instruction, OperandKind};
 use crate::sim::program::{BinOp, BoolOp, Cmp, IntTy, Op, Src, UnOp};
 
 /// An integer type qualifier (`.u32`, `.s64`, `.b16`).
-fn int_ty(q: &str) -> Option<IntTy> {
+pub(super) fn int_ty(q: &str) -> Option<IntTy> {
     let t = ptx_type(q)?;
     match t.kind {
         TypeKind::Bits | TypeKind::Unsigned | TypeKind::Signed if t.bits <= 64 => Some(IntTy {
@@ -30,7 +32,7 @@ impl Decoder<'_> {
         }
     }
 
-    fn unsupported_plain(&self, ins: &Instruction, why: &str) -> LoadError {
+    pub(super) fn unsupported_plain(&self, ins: &Instruction, why: &str) -> LoadError {
         LoadError::Unsupported {
             what: ins.full_opcode(),
             offset: ins.span.start,
@@ -38,7 +40,7 @@ impl Decoder<'_> {
         }
     }
 
-    fn src_at(&self, ins: &Instruction, k: usize, ty: &str) -> Result<Src, LoadError> {
+    pub(super) fn src_at(&self, ins: &Instruction, k: usize, ty: &str) -> Result<Src, LoadError> {
         let op = ins.operands.get(k).ok_or_else(|| {
             self.bad(
                 &ins.full_opcode(),
@@ -49,7 +51,7 @@ impl Decoder<'_> {
         self.value(op, ty, ins)
     }
 
-    fn dest_at(&self, ins: &Instruction, k: usize) -> Result<u32, LoadError> {
+    pub(super) fn dest_at(&self, ins: &Instruction, k: usize) -> Result<u32, LoadError> {
         let op = ins.operands.get(k).ok_or_else(|| {
             self.bad(
                 &ins.full_opcode(),
@@ -65,6 +67,9 @@ impl Decoder<'_> {
     }
 
     pub(super) fn plain(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        if let Some(r) = self.arith(ins) {
+            return r;
+        }
         let op = ins.opcode.as_str();
         let unmodelled = [
             ".cc", ".sat", ".ftz", ".approx", ".full", ".relu", ".NaN", ".xorsign",

@@ -2,8 +2,10 @@
 
 use super::regs::register_op;
 use super::{lanes, Lane, Machine, Warp, LANES};
+use crate::arith::Carry;
 use crate::precond::{self, table, Env};
 use crate::sim::alu::{self, mask};
+use crate::sim::arith::ArithInstr;
 use crate::sim::launch::StopKind;
 use crate::sim::memory::OUTSIDE;
 use crate::sim::program::{
@@ -488,6 +490,7 @@ impl Machine<'_> {
                 src_size,
                 ignore_src,
             } => self.cp_async(w, l, pc, dst, src, cp_size, src_size, ignore_src)?,
+            Op::Arith(ref a) => self.arith(w, l, a)?,
             // an instruction the interpreter does not model (lenient
             // decoding): its destinations hold bits nobody knows
             Op::Opaque { ref dests } => {
@@ -496,6 +499,44 @@ impl Machine<'_> {
                 }
             }
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// An instruction of `crate::arith` for one lane: a source with
+    /// unspecified bits (or an unspecified carry it reads) leaves the whole
+    /// result unspecified; otherwise the bits the spec leaves open are.
+    fn arith(&mut self, w: usize, l: usize, a: &ArithInstr) -> Result<(), Stop> {
+        let mut v = [0u64; 4];
+        let mut unspec = false;
+        for (k, s) in a.srcs.iter().enumerate().take(4) {
+            let (x, sx) = self.val(w, *s, l);
+            v[k] = x;
+            unspec |= sx != 0;
+        }
+        let wp = &self.warps[w];
+        let cf = Carry(wp.carry >> l & 1 != 0);
+        if a.op.reads_carry() {
+            unspec |= wp.carry_unspecified >> l & 1 != 0;
+        }
+        let out = crate::sim::arith::eval(a, &v, cf).map_err(Stop::Undefined)?;
+        let m = mask(u32::from(a.bits));
+        let sh = if unspec { m } else { out.unspecified & m };
+        if let Some(d) = a.d {
+            self.set(w, d, l, out.d & m, sh);
+        }
+        if let Some(q) = a.q {
+            self.set(w, q, l, u64::from(out.q), u64::from(unspec));
+        }
+        if let Some(Carry(c)) = out.carry.filter(|_| a.cc) {
+            let wp = &mut self.warps[w];
+            let bit = 1u32 << l;
+            wp.carry = if c { wp.carry | bit } else { wp.carry & !bit };
+            wp.carry_unspecified = if unspec {
+                wp.carry_unspecified | bit
+            } else {
+                wp.carry_unspecified & !bit
+            };
         }
         Ok(())
     }

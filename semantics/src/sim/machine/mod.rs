@@ -77,6 +77,10 @@ pub(crate) struct Warp {
     pub done: bool,
     /// Each lane's active calls, innermost last (empty until a call).
     pub frames: Vec<Vec<call::Frame>>,
+    /// Each lane's condition-code carry flag `CC.CF` (PTX ISA 9.7.2), and
+    /// the lanes whose flag is unspecified.
+    pub carry: u32,
+    pub carry_unspecified: u32,
 }
 
 pub(crate) struct Cta {
@@ -468,6 +472,10 @@ impl Machine<'_> {
                     uniform: Some((0, mask)),
                     done: false,
                     frames: Vec::new(),
+                    carry: 0,
+                    // the spec gives `CC.CF` no value before an
+                    // instruction writes it
+                    carry_unspecified: u32::MAX,
                 });
             }
         }
