@@ -44,7 +44,7 @@ const PARALLEL_THRESHOLD: usize = 8192;
 
 /// Checks a parsed module.
 pub fn check_module(module: &Module, options: &Options) -> Vec<Diagnostic> {
-    check_module_rows(module, options).0
+    check(module, options, false).0
 }
 
 /// Each 9.7.9 instruction of a module as written (`mov.b64`) with the id of
@@ -54,6 +54,11 @@ pub type BoundRows = Vec<(String, &'static str)>;
 
 /// [`check_module`], and the rows the instructions bound to.
 pub fn check_module_rows(module: &Module, options: &Options) -> (Vec<Diagnostic>, BoundRows) {
+    check(module, options, true)
+}
+
+/// [`check_module_rows`]; the rows are recorded only when `record_rows`.
+fn check(module: &Module, options: &Options, record_rows: bool) -> (Vec<Diagnostic>, BoundRows) {
     let mut c = Checker {
         cat: Catalogue::get(),
         diags: Vec::new(),
@@ -63,9 +68,11 @@ pub fn check_module_rows(module: &Module, options: &Options) -> (Vec<Diagnostic>
         globals: HashMap::default(),
         address_bits: 64,
         resolved: HashMap::default(),
+        sets: Vec::new(),
         key: String::new(),
         quiet: false,
         want: Vec::new(),
+        record_rows,
         rows: Vec::new(),
     };
     c.header(module);
@@ -124,32 +131,27 @@ pub fn check_module_rows(module: &Module, options: &Options) -> (Vec<Diagnostic>
     }
     let base = &c;
     type Found = (Vec<Diagnostic>, BoundRows);
+    let run = |chunk: &[&Function]| -> Found {
+        let mut w = base.fork();
+        for f in chunk {
+            w.function(f);
+        }
+        (w.diags, w.rows)
+    };
+    // The first run is checked on this thread while the others run.
+    let (first, rest) = chunks
+        .split_first()
+        .map_or((&[][..], &[][..]), |(f, r)| (*f, r));
     let results: Vec<Found> = std::thread::scope(|scope| {
-        let handles: Vec<_> = chunks
+        let handles: Vec<_> = rest
             .iter()
-            .map(|chunk| {
-                scope.spawn(move || {
-                    let mut w = base.fork();
-                    for f in chunk.iter() {
-                        w.function(f);
-                    }
-                    (w.diags, w.rows)
-                })
-            })
+            .map(|chunk| scope.spawn(move || run(chunk)))
             .collect();
-        handles
-            .into_iter()
-            .zip(&chunks)
-            .map(|(h, chunk)| {
-                h.join().unwrap_or_else(|_| {
-                    let mut w = base.fork();
-                    for f in chunk.iter() {
-                        w.function(f);
-                    }
-                    (w.diags, w.rows)
-                })
-            })
-            .collect()
+        let mut results = vec![run(first)];
+        for (h, chunk) in handles.into_iter().zip(rest) {
+            results.push(h.join().unwrap_or_else(|_| run(chunk)));
+        }
+        results
     });
     let (mut diags, mut rows) = (c.diags, c.rows);
     for (d, r) in results {
@@ -182,14 +184,20 @@ struct Checker<'c> {
     globals: HashMap<String, Symbol, Fnv>,
     address_bits: u32,
     /// The forms each distinct opcode-and-qualifiers string resolves to
-    /// (qualifier rules do not depend on operands, so this is exact).
-    resolved: HashMap<String, std::sync::Arc<Vec<Candidate>>, Fnv>,
+    /// (qualifier rules do not depend on operands, so this is exact), as
+    /// an index into `sets`.
+    resolved: HashMap<String, usize, Fnv>,
+    /// The candidate forms of each resolved opcode string. Owned by this
+    /// checker (one per thread), so trying them touches no shared counter.
+    sets: Vec<Vec<Candidate>>,
     /// A reusable buffer for the opcode-and-qualifiers key.
     key: String,
     /// Trying candidate forms: failures need no message.
     quiet: bool,
     /// The operand types the form being tried wants, by operand.
     want: Vec<Option<&'static str>>,
+    /// Whether to fill `rows` ([`check_module_rows`] only).
+    record_rows: bool,
     /// Each instruction (opcode and qualifiers) and the catalogue row it
     /// bound to, in order.
     rows: Vec<(String, &'static str)>,
@@ -205,7 +213,11 @@ struct Candidate {
 }
 
 impl Candidate {
-    fn new(binding: Binding<'static>) -> Candidate {
+    fn new(mut binding: Binding<'static>) -> Candidate {
+        // A copy of the qualifier values of its own: the catalogue's memo
+        // is shared by every thread, and bumping one shared reference
+        // count per instruction made threads contend.
+        binding.values = std::sync::Arc::from(&*binding.values);
         let want = binding
             .form
             .operands
@@ -266,14 +278,17 @@ fn special_register(name: &str) -> bool {
     if bytes.len() < 4 || bytes[0] != b'%' {
         return false;
     }
-    let base = name.split_once('.').map_or(name, |(b, _)| b);
+    // Only names that may be special split at their `.x` component.
+    let base = || name.split_once('.').map_or(name, |(b, _)| b);
     match bytes[1] {
         b't' | b'n' | b'l' | b'w' | b'c' | b's' | b'g' | b'i' | b'a' | b'd' => {
-            SPECIAL_REGISTERS.contains(&base)
+            SPECIAL_REGISTERS.contains(&base())
         }
-        b'e' => base.starts_with("%envreg"),
-        b'p' => base.starts_with("%pm"),
-        b'r' => base.starts_with("%reserved_smem_offset_"),
+        // The prefixes hold no `.`: the name starts with one exactly when
+        // its base does.
+        b'e' => name.starts_with("%envreg"),
+        b'p' => name.starts_with("%pm"),
+        b'r' => name.starts_with("%reserved_smem_offset_"),
         _ => false,
     }
 }
@@ -291,9 +306,11 @@ impl<'c> Checker<'c> {
             globals: self.globals.clone(),
             address_bits: self.address_bits,
             resolved: HashMap::default(),
+            sets: Vec::new(),
             key: String::new(),
             quiet: false,
             want: Vec::new(),
+            record_rows: self.record_rows,
             rows: Vec::new(),
         }
     }
@@ -560,7 +577,13 @@ impl<'c> Checker<'c> {
     }
 
     fn lookup_plain(&self, name: &str, scope: &[Scope]) -> Option<Symbol> {
-        let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
+        let digits = name
+            .bytes()
+            .rev()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        // Trailing ASCII digits: the stem ends on a character boundary.
+        let stem = name.get(..name.len() - digits).unwrap_or(name);
         for s in scope.iter().rev() {
             if let Some(sym) = s.names.get(name) {
                 return Some(*sym);
@@ -606,17 +629,16 @@ impl<'c> Checker<'c> {
         for q in &ins.quals {
             self.key.push_str(q);
         }
-        let candidates = match self.resolved.get(self.key.as_str()) {
-            Some(c) => c.clone(),
+        let set = match self.resolved.get(self.key.as_str()) {
+            Some(&set) => set,
             None => {
                 let quals: Vec<&str> = ins.quals.iter().map(|q| q.as_str()).collect();
                 match Catalogue::get().resolve_memo(&self.key, &ins.opcode, &quals) {
                     Ok(c) => {
-                        let c = std::sync::Arc::new(
-                            c.iter().cloned().map(Candidate::new).collect::<Vec<_>>(),
-                        );
-                        self.resolved.insert(self.key.clone(), c.clone());
-                        c
+                        self.sets
+                            .push(c.iter().cloned().map(Candidate::new).collect());
+                        self.resolved.insert(self.key.clone(), self.sets.len() - 1);
+                        self.sets.len() - 1
                     }
                     Err(why) => {
                         self.qualifier_error(ins, why);
@@ -625,47 +647,64 @@ impl<'c> Checker<'c> {
                 }
             }
         };
+        // Taken out while the instruction is checked (the checks borrow
+        // `self` mutably), and put back after.
+        let mut candidates = std::mem::take(&mut self.sets[set]);
+        self.try_candidates(ins, &mut candidates, scope);
+        self.sets[set] = candidates;
+    }
+
+    /// Binds the instruction to the first candidate form that fits, and
+    /// checks that form's requirements.
+    fn try_candidates(&mut self, ins: &Instruction, candidates: &mut [Candidate], scope: &[Scope]) {
         // The first form whose operands and rules fit wins; otherwise report
         // what the first candidate found. Candidates are tried quietly, so a
         // miss costs no message.
+        // Each candidate's binding is reused: what `operands` records in it
+        // (immediates, counts) is cleared before each try.
         let mut chosen = None;
         self.quiet = true;
-        let mut chosen_index = 0;
-        for (index, candidate) in candidates.iter().enumerate() {
-            let mut binding = candidate.binding.clone();
-            chosen_index = index;
+        for (index, candidate) in candidates.iter_mut().enumerate() {
+            let binding = &mut candidate.binding;
+            binding.imms.clear();
+            binding.float_imms.clear();
             self.want.clear();
             self.want.extend_from_slice(&candidate.want);
             let mark = self.diags.len();
-            let ok = self.operands(ins, &mut binding, scope) && self.rules_allow(ins, &binding);
+            let ok = self.operands(ins, binding, scope) && self.rules_allow(ins, binding);
             self.diags.truncate(mark);
             if ok {
-                chosen = Some(binding);
+                chosen = Some(index);
                 break;
             }
         }
         self.quiet = false;
-        let Some(binding) = chosen else {
-            if let Some(first) = candidates.first() {
-                let mut binding = first.binding.clone();
+        let Some(chosen_index) = chosen else {
+            if let Some(first) = candidates.first_mut() {
+                let binding = &mut first.binding;
+                binding.imms.clear();
+                binding.float_imms.clear();
                 self.want.clear();
                 self.want.extend_from_slice(&first.want);
-                let _ = self.operands(ins, &mut binding, scope) && self.rules_allow(ins, &binding);
+                let _ = self.operands(ins, binding, scope) && self.rules_allow(ins, binding);
             }
             return;
         };
-        self.rows.push((self.key.clone(), binding.form.row.id));
+        let binding = &candidates[chosen_index].binding;
+        if self.record_rows {
+            self.rows.push((self.key.clone(), binding.form.row.id));
+        }
         // Requirements of the form and its qualifiers depend on nothing but
         // the qualifiers: once met for this opcode string, they stay met.
         let settled = &candidates[chosen_index].requirements_met;
         let mark = self.diags.len();
         if !settled.load(std::sync::atomic::Ordering::Relaxed) {
-            self.qualifier_requirements(ins, &binding);
+            self.qualifier_requirements(ins, binding);
             if self.diags.len() == mark {
                 settled.store(true, std::sync::atomic::Ordering::Relaxed);
             }
         }
-        self.rule_requirements(ins, &binding);
+        self.rule_requirements(ins, binding);
     }
 
     /// `since` and `needs` of the chosen form.
@@ -870,7 +909,7 @@ impl<'c> Checker<'c> {
         b.address_bits = self.address_bits;
         // The k-th memory operand addresses the k-th state space written in
         // the qualifiers (`cp.async.ca.shared.global [dst], [src]`).
-        let spaces: Vec<&str> = ins.quals.iter().filter_map(|q| space_of(q)).collect();
+        let spaces = || ins.quals.iter().filter_map(|q| space_of(q));
         let mut memory_index = 0;
         let mut actual = ins.operands.iter();
         for (index, (spec, _)) in form
@@ -886,12 +925,16 @@ impl<'c> Checker<'c> {
                 || (matches!(op.kind, OperandKind::Name(_) | OperandKind::NameOffset(..))
                     && spec.kinds.contains(&Want::Sym));
             if addresses_memory {
-                let expected = spaces.get(memory_index).copied().or_else(|| {
-                    let n = spec.name.to_ascii_lowercase();
+                let expected = spaces().nth(memory_index).or_else(|| {
+                    let mbar = spec
+                        .name
+                        .as_bytes()
+                        .windows(4)
+                        .any(|w| w.eq_ignore_ascii_case(b"mbar"));
                     // PTX ISA 9.7.9.23/24: the generic forms of `mapa` and
                     // `getctarank` take the "generic address of shared
                     // memory variable" (ptxas: "State space mismatch").
-                    let shared = (n.contains("mbar") && !spaces.is_empty())
+                    let shared = (mbar && spaces().next().is_some())
                         || matches!(ins.opcode.as_str(), "mapa" | "getctarank");
                     shared.then_some(".shared")
                 });
@@ -1339,28 +1382,52 @@ struct Scope {
     ranges: HashMap<String, Symbol, Fnv>,
 }
 
-/// FNV-1a: a fast hash for the short names of a PTX module (no hostile
-/// input can do more than slow one check down).
+/// A fast hash for the short names of a PTX module, eight bytes at a
+/// step (no hostile input can do more than slow one check down).
 #[derive(Clone, Copy, Default)]
 pub struct Fnv;
 
+/// Rotate, xor and multiply per 8-byte word; mixed once more at the end,
+/// so that the low bits (the table slot) and the high bits (the tag) both
+/// depend on every byte.
 pub struct FnvHasher(u64);
+
+impl FnvHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
 
 impl std::hash::BuildHasher for Fnv {
     type Hasher = FnvHasher;
     fn build_hasher(&self) -> FnvHasher {
-        FnvHasher(0xcbf2_9ce4_8422_2325)
+        FnvHasher(0)
     }
 }
 
 impl std::hash::Hasher for FnvHasher {
     fn finish(&self) -> u64 {
-        self.0
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^ (h >> 33)
     }
     fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 ^ *b as u64).wrapping_mul(0x0100_0000_01b3);
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(w);
+            self.add(u64::from_le_bytes(word));
         }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u8(&mut self, b: u8) {
+        self.add(u64::from(b));
     }
 }
 

@@ -30,7 +30,9 @@ const fn t(name: &'static str, kind: TypeKind, bits: u32) -> PtxType {
 use TypeKind::*;
 
 /// Every type name PTX uses in a qualifier or a `.reg` declaration.
-pub static TYPES: &[PtxType] = &[
+pub static TYPES: &[PtxType] = &TABLE;
+
+const TABLE: [PtxType; 35] = [
     t(".pred", Pred, 1),
     t(".b8", Bits, 8),
     t(".b16", Bits, 16),
@@ -68,17 +70,43 @@ pub static TYPES: &[PtxType] = &[
     t(".s2f6x2", Packed, 16),
 ];
 
+/// Up to eight bytes of a name as one little-endian word.
+const fn word(bytes: &[u8]) -> u64 {
+    let mut w = 0u64;
+    let mut i = 0;
+    while i < bytes.len() && i < 8 {
+        w |= (bytes[i] as u64) << (8 * i);
+        i += 1;
+    }
+    w
+}
+
+/// Each name of the table as one word, so that a look-up compares
+/// integers (every name fits in eight bytes).
+static WORDS: [u64; TABLE.len()] = {
+    let mut words = [0u64; TABLE.len()];
+    let mut i = 0;
+    while i < TABLE.len() {
+        assert!(TABLE[i].name.len() <= 8);
+        words[i] = word(TABLE[i].name.as_bytes());
+        i += 1;
+    }
+    words
+};
+
 /// Looks a type name up (with its leading dot).
 pub fn ptx_type(name: &str) -> Option<PtxType> {
-    // Compare lengths first: most names are 4 bytes, and the table is small.
     let bytes = name.as_bytes();
-    if bytes.len() < 3 || bytes[0] != b'.' {
+    if bytes.len() < 3 || bytes.len() > 8 || bytes[0] != b'.' {
         return None;
     }
-    TYPES
+    let key = word(bytes);
+    // Equal words and equal lengths: equal names (trailing NULs aside).
+    TABLE
         .iter()
-        .find(|t| t.name.len() == bytes.len() && t.name.as_bytes()[1] == bytes[1] && t.name == name)
-        .copied()
+        .zip(&WORDS)
+        .find(|(t, w)| **w == key && t.name.len() == bytes.len())
+        .map(|(t, _)| *t)
 }
 
 /// Whether a type may be used in a `.reg` declaration.
@@ -160,6 +188,27 @@ const fn unreachable_kind() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_type_looks_up_by_its_name_only() {
+        for t in TYPES {
+            assert_eq!(ptx_type(t.name), Some(*t));
+            assert_eq!(ptx_type(&format!("{}\0", t.name)), None);
+        }
+        for bad in [
+            "",
+            ".",
+            ".b",
+            "b32",
+            ".b320",
+            ".b32x",
+            ".pred\0",
+            ".ue8m0x2y",
+            "\u{e9}.b32",
+        ] {
+            assert_eq!(ptx_type(bad), None, "{bad:?}");
+        }
+    }
 
     #[test]
     fn exact_rules() {

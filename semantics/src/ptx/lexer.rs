@@ -45,41 +45,72 @@ pub struct LexError {
     pub message: String,
 }
 
+/// Byte classes, one table look-up each.
+const WHITESPACE: u8 = 1;
+const IDENT_START: u8 = 2;
+const IDENT_CHAR: u8 = 4;
+const PUNCT: u8 = 8;
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        let mut k = 0;
+        // `u8::is_ascii_whitespace`: space, tab, newline, form feed, return.
+        if matches!(c, b' ' | b'\t' | b'\n' | b'\x0C' | b'\r') {
+            k |= WHITESPACE;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' || c == b'$' || c == b'%' {
+            k |= IDENT_START;
+        }
+        if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' {
+            k |= IDENT_CHAR;
+        }
+        if matches!(
+            c,
+            b'{' | b'}'
+                | b'['
+                | b']'
+                | b'('
+                | b')'
+                | b'<'
+                | b'>'
+                | b','
+                | b';'
+                | b':'
+                | b'+'
+                | b'-'
+                | b'*'
+                | b'/'
+                | b'%'
+                | b'!'
+                | b'@'
+                | b'|'
+                | b'='
+                | b'&'
+                | b'^'
+                | b'~'
+                | b'?'
+        ) {
+            k |= PUNCT;
+        }
+        t[b] = k;
+        b += 1;
+    }
+    t
+};
+
 fn is_punct(b: u8) -> bool {
-    matches!(
-        b,
-        b'{' | b'}'
-            | b'['
-            | b']'
-            | b'('
-            | b')'
-            | b'<'
-            | b'>'
-            | b','
-            | b';'
-            | b':'
-            | b'+'
-            | b'-'
-            | b'*'
-            | b'/'
-            | b'%'
-            | b'!'
-            | b'@'
-            | b'|'
-            | b'='
-            | b'&'
-            | b'^'
-            | b'~'
-            | b'?'
-    )
+    CLASS[b as usize] & PUNCT != 0
 }
 
 fn ident_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b == b'%'
+    CLASS[b as usize] & IDENT_START != 0
 }
 
 fn ident_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+    CLASS[b as usize] & IDENT_CHAR != 0
 }
 
 /// Splits the whole source into tokens, ending with `Eof`.
@@ -96,7 +127,7 @@ pub fn lex(src: &str) -> Result<Vec<Token>, LexError> {
     let n = bytes.len();
     while i < n {
         let b = bytes[i];
-        if b.is_ascii_whitespace() {
+        if CLASS[b as usize] & WHITESPACE != 0 {
             i += 1;
             continue;
         }
@@ -306,6 +337,22 @@ mod tests {
         assert!(k.contains(&(TokKind::Int, "0b11")));
         assert!(k.contains(&(TokKind::Int, "7U")));
         assert_eq!(k.last().unwrap().0, TokKind::Eof);
+    }
+
+    #[test]
+    fn byte_classes_match_their_definitions() {
+        for b in 0..=255u8 {
+            assert_eq!(CLASS[b as usize] & WHITESPACE != 0, b.is_ascii_whitespace());
+            assert_eq!(
+                ident_start(b),
+                b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b == b'%'
+            );
+            assert_eq!(
+                ident_char(b),
+                b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+            );
+            assert_eq!(is_punct(b), b"{}[]()<>,;:+-*/%!@|=&^~?".contains(&b));
+        }
     }
 
     #[test]

@@ -31,6 +31,9 @@ pub fn parse(src: &str) -> PResult<Module> {
         toks,
         pos: 0,
         depth: 0,
+        stmt_stack: Vec::new(),
+        operand_buf: Vec::new(),
+        qual_buf: Vec::new(),
     };
     p.module()
 }
@@ -85,6 +88,14 @@ struct Parser<'s> {
     toks: Vec<Token>,
     pos: usize,
     depth: u32,
+    /// The statements of the blocks being parsed, innermost last; each
+    /// block moves its own into a vector of exactly its length, so the tree
+    /// holds no spare capacity and the buffer is reused.
+    stmt_stack: Vec<Stmt>,
+    /// Reused while parsing one instruction's operands and qualifiers,
+    /// for the same reason.
+    operand_buf: Vec<Operand>,
+    qual_buf: Vec<String>,
 }
 
 impl<'s> Parser<'s> {
@@ -639,7 +650,21 @@ impl<'s> Parser<'s> {
     /// Statements up to and including the closing `}`.
     fn stmts(&mut self) -> PResult<Vec<Stmt>> {
         self.enter()?;
-        let mut out = Vec::new();
+        let base = self.stmt_stack.len();
+        let r = self.stmts_onto_stack();
+        let out = match r {
+            Ok(()) => self.stmt_stack.drain(base..).collect(),
+            Err(e) => {
+                self.stmt_stack.truncate(base);
+                return Err(e);
+            }
+        };
+        self.leave();
+        Ok(out)
+    }
+
+    /// The statements of a block up to its `}`, pushed on `stmt_stack`.
+    fn stmts_onto_stack(&mut self) -> PResult<()> {
         loop {
             let t = self.peek();
             match t.kind {
@@ -651,7 +676,7 @@ impl<'s> Parser<'s> {
                 TokKind::Punct(b'{') => {
                     self.bump();
                     let inner = self.stmts()?;
-                    out.push(Stmt::Block(
+                    self.stmt_stack.push(Stmt::Block(
                         inner,
                         t.span().to(Span::new(self.prev_end(), self.prev_end())),
                     ));
@@ -659,12 +684,14 @@ impl<'s> Parser<'s> {
                 TokKind::Ident if self.peek_at(1).kind == TokKind::Punct(b':') => {
                     self.bump();
                     self.bump();
-                    out.push(Stmt::Label(self.text(t).to_string(), t.span()));
+                    self.stmt_stack
+                        .push(Stmt::Label(self.text(t).to_string(), t.span()));
                 }
                 TokKind::Dot => {
                     let name = self.text(t);
                     if let Some(term) = other_directive(name) {
-                        out.push(Stmt::Other(self.other(term)?));
+                        let other = self.other(term)?;
+                        self.stmt_stack.push(Stmt::Other(other));
                     } else if is_state_space(name) || is_linkage(name) {
                         let mut linkage = Vec::new();
                         while self.peek().kind == TokKind::Dot && is_linkage(self.text(self.peek()))
@@ -678,13 +705,16 @@ impl<'s> Parser<'s> {
                         }
                         let decl = self.var_decl(linkage, true)?;
                         self.expect_punct(b';', "after a declaration")?;
-                        out.push(Stmt::Var(decl));
+                        self.stmt_stack.push(Stmt::Var(decl));
                     } else {
                         return self
                             .err(t, format!("unknown directive `{name}` in a function body"));
                     }
                 }
-                TokKind::Ident | TokKind::Punct(b'@') => out.push(Stmt::Instr(self.instruction()?)),
+                TokKind::Ident | TokKind::Punct(b'@') => {
+                    let instruction = self.instruction()?;
+                    self.stmt_stack.push(Stmt::Instr(instruction));
+                }
                 _ => {
                     return self.err(
                         t,
@@ -696,8 +726,7 @@ impl<'s> Parser<'s> {
                 }
             }
         }
-        self.leave();
-        Ok(out)
+        Ok(())
     }
 
     fn instruction(&mut self) -> PResult<Instruction> {
@@ -715,21 +744,31 @@ impl<'s> Parser<'s> {
         };
         let op = self.peek();
         let (opcode, _) = self.expect_ident("an instruction")?;
-        let mut quals = Vec::with_capacity(4);
+        // Collected in reused buffers, then moved into vectors of exactly
+        // their length.
+        let mut buf = std::mem::take(&mut self.qual_buf);
+        buf.clear();
         while self.peek().kind == TokKind::Dot {
-            quals.push(self.bump_text().to_string());
+            buf.push(self.bump_text().to_string());
         }
+        let mut quals = Vec::with_capacity(buf.len());
+        quals.append(&mut buf);
+        self.qual_buf = buf;
         let opcode_span = op.span().to(Span::new(self.prev_end(), self.prev_end()));
-        let mut operands = Vec::with_capacity(4);
+        let mut buf = std::mem::take(&mut self.operand_buf);
+        buf.clear();
         if !self.is_punct(b';') {
             loop {
-                operands.push(self.operand()?);
+                buf.push(self.operand()?);
                 if self.eat_punct(b',') {
                     continue;
                 }
                 break;
             }
         }
+        let mut operands = Vec::with_capacity(buf.len());
+        operands.append(&mut buf);
+        self.operand_buf = buf;
         self.expect_punct(b';', "at the end of the instruction")?;
         Ok(Instruction {
             guard,
@@ -745,11 +784,11 @@ impl<'s> Parser<'s> {
     /// (`%tid.x`, `%r1.y`).
     fn name(&mut self) -> String {
         let t = self.bump();
-        let mut s = self.text(t).to_string();
+        // The components touch the name, so the whole is one source slice.
         while self.peek().kind == TokKind::Dot && self.peek().start == self.prev_end() {
-            s.push_str(self.bump_text());
+            self.bump();
         }
-        s
+        self.src[t.start as usize..self.prev_end() as usize].to_string()
     }
 
     fn operand(&mut self) -> PResult<Operand> {
