@@ -83,32 +83,10 @@ pub fn compare_int(ty: IntType, op: CmpOp, a: u64, b: u64) -> Option<bool> {
 /// The exact value of a non-NaN encoding as an `f64` (exact for `.f16
 /// .bf16 .f32 .f64`); `None` for NaN.
 fn value(fmt: &FloatFormat, bits: u64) -> Option<f64> {
-    Some(match decode(fmt, bits) {
-        Decoded::Nan { .. } => return None,
-        Decoded::Zero { neg } => {
-            if neg {
-                -0.0
-            } else {
-                0.0
-            }
-        }
-        Decoded::Inf { neg } => {
-            if neg {
-                f64::NEG_INFINITY
-            } else {
-                f64::INFINITY
-            }
-        }
-        Decoded::Finite { neg, sig, exp } => {
-            // Two steps keep every intermediate a normal f64.
-            let v = sig as f64 * 2f64.powi(exp / 2) * 2f64.powi(exp - exp / 2);
-            if neg {
-                -v
-            } else {
-                v
-            }
-        }
-    })
+    match decode(fmt, bits) {
+        Decoded::Nan { .. } => None,
+        d => Some(d.to_f64()),
+    }
 }
 
 /// Float comparison (PTX ISA 9.7.7.1, "Floating-Point Comparison

@@ -64,6 +64,39 @@ pub enum Decoded {
     },
 }
 
+impl Decoded {
+    /// The value as an `f64`, exact for every format of 64 bits or fewer
+    /// whose exponent range fits `f64`'s (NaN for NaN).
+    pub fn to_f64(self) -> f64 {
+        match self {
+            Decoded::Zero { neg } => {
+                if neg {
+                    -0.0
+                } else {
+                    0.0
+                }
+            }
+            Decoded::Inf { neg } => {
+                if neg {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                }
+            }
+            Decoded::Nan { .. } => f64::NAN,
+            Decoded::Finite { neg, sig, exp } => {
+                // two steps keep every intermediate a normal f64
+                let v = sig as f64 * 2f64.powi(exp / 2) * 2f64.powi(exp - exp / 2);
+                if neg {
+                    -v
+                } else {
+                    v
+                }
+            }
+        }
+    }
+}
+
 /// Reads an encoding of `fmt` (the low `fmt.width()` bits of `bits`).
 #[inline(always)]
 pub fn decode(fmt: &FloatFormat, bits: u64) -> Decoded {
@@ -283,31 +316,7 @@ mod tests {
     use super::*;
 
     fn value(d: Decoded) -> f64 {
-        match d {
-            Decoded::Zero { neg } => {
-                if neg {
-                    -0.0
-                } else {
-                    0.0
-                }
-            }
-            Decoded::Inf { neg } => {
-                if neg {
-                    f64::NEG_INFINITY
-                } else {
-                    f64::INFINITY
-                }
-            }
-            Decoded::Nan { .. } => f64::NAN,
-            Decoded::Finite { neg, sig, exp } => {
-                let v = sig as f64 * 2f64.powi(exp);
-                if neg {
-                    -v
-                } else {
-                    v
-                }
-            }
-        }
+        d.to_f64()
     }
 
     /// Decoding agrees with the host's own f32 reading for a sample of
