@@ -2,7 +2,10 @@
 //! conversion-heavy kernel: each thread walks a buffer, loading vectors and
 //! bytes, converting between integer widths (`cvt`), permuting bytes
 //! (`prmt`), exchanging values across the warp (`shfl.sync`), going
-//! through shared memory and generic addresses (`cvta`), and storing.
+//! through shared memory and generic addresses (`cvta`), and storing; and
+//! an `fma.rn.f32` loop (issue 18's second figure): each thread runs a
+//! chain of eight dependent fused multiply-adds a turn, through the
+//! IEEE arithmetic of `semantics/src/arith`.
 //!
 //!     cargo bench -p ptx-semantics --bench sim
 
@@ -74,18 +77,71 @@ fn cpu_seconds() -> Option<f64> {
     Some(ns / 1e9)
 }
 
+const FMA_KERNEL: &str = r#"
+.version 8.7
+.target sm_90
+.address_size 64
+
+.visible .entry fma(.param .u64 psrc, .param .u64 pdst, .param .u32 iters)
+{
+	.reg .pred %p;
+	.reg .b32 %r<8>;
+	.reg .f32 %f<8>;
+	.reg .b64 %rd<8>;
+
+	ld.param.u64 %rd1, [psrc];
+	ld.param.u64 %rd2, [pdst];
+	ld.param.u32 %r1, [iters];
+	cvta.to.global.u64 %rd1, %rd1;
+	cvta.to.global.u64 %rd2, %rd2;
+	mov.u32 %r2, %tid.x;
+	mov.u32 %r3, %ctaid.x;
+	mov.u32 %r4, %ntid.x;
+	mad.lo.s32 %r5, %r3, %r4, %r2;
+	mul.wide.u32 %rd3, %r5, 16;
+	add.s64 %rd4, %rd1, %rd3;
+	add.s64 %rd5, %rd2, %rd3;
+	ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4];
+	mov.u32 %r6, 0;
+LOOP:
+	fma.rn.f32 %f1, %f1, %f2, %f3;
+	fma.rn.f32 %f1, %f1, %f4, %f2;
+	fma.rn.f32 %f1, %f1, %f2, %f3;
+	fma.rn.f32 %f1, %f1, %f4, %f2;
+	fma.rn.f32 %f1, %f1, %f2, %f3;
+	fma.rn.f32 %f1, %f1, %f4, %f2;
+	fma.rn.f32 %f1, %f1, %f2, %f3;
+	fma.rn.f32 %f1, %f1, %f4, %f2;
+	add.u32 %r6, %r6, 1;
+	setp.lt.u32 %p, %r6, %r1;
+	@%p bra LOOP;
+	st.global.f32 [%rd5], %f1;
+	ret;
+}
+"#;
+
 fn main() {
-    let module = parse(KERNEL).expect("the kernel parses");
-    let prog = sim::prepare(&module, "convert", &WindowProfile::SM90).expect("the kernel loads");
     // SIM_BENCH_QUICK=1: one small run (for profilers that count instructions)
     let quick = std::env::var_os("SIM_BENCH_QUICK").is_some();
+    println!("memory and conversions:");
+    measure(KERNEL, "convert", quick, |i| (i * 131 % 251) as u8);
+    println!("fma.rn.f32 loop:");
+    // inputs: f32 values near 1.0 (the chain stays finite)
+    measure(FMA_KERNEL, "fma", quick, |i| {
+        [0x00, 0x00, 0x80, 0x3f][i % 4] ^ if i % 4 == 0 { (i / 4) as u8 } else { 0 }
+    });
+}
+
+fn measure(kernel: &str, entry: &str, quick: bool, byte: impl Fn(usize) -> u8) {
+    let module = parse(kernel).expect("the kernel parses");
+    let prog = sim::prepare(&module, entry, &WindowProfile::SM90).expect("the kernel loads");
     let (ctas, threads, iters) = if quick {
         (8u32, 256u32, 8u32)
     } else {
         (64, 256, 64)
     };
     let n = (ctas * threads * 16) as usize;
-    let src: Vec<u8> = (0..n).map(|i| (i * 131 % 251) as u8).collect();
+    let src: Vec<u8> = (0..n).map(byte).collect();
     let launch = Launch::new(
         [ctas, 1, 1],
         [threads, 1, 1],
