@@ -1395,6 +1395,13 @@ impl Search<'_> {
                     self.set(path, guard, *d, fresh(64));
                 }
             }
+            // the old value an `atom` returns is memory's, which the search
+            // does not remember: an unknown
+            Op::Atom(a) => {
+                if let Some(d) = a.d {
+                    self.set(path, guard, d, fresh(64));
+                }
+            }
             // what the mbarrier instructions return depends on the
             // object's state, which the search does not keep: the state of
             // an arrive, whether a wait saw the phase complete, a pending

@@ -283,3 +283,33 @@ fn a_witness_names_what_it_depends_on() {
         v => panic!("{v:?}"),
     }
 }
+
+/// The old value an `atom` returns is an unknown (memory is not
+/// remembered): a store at an offset it gives can be misaligned, though
+/// the register held 0 before the `atom` wrote it.
+#[test]
+fn an_atom_result_is_an_unknown() {
+    let body = format!(
+        "{REGS}
+    ld.param.u64 %rd1, [p];
+    cvta.to.global.u64 %rd2, %rd1;
+    mov.u32 %r1, 0;
+    atom.global.add.u32 %r1, [%rd2], 1;
+    and.b32 %r2, %r1, 255;
+    cvt.u64.u32 %rd3, %r2;
+    add.s64 %rd4, %rd2, %rd3;
+    st.global.u32 [%rd4], %r1;
+    ret;"
+    );
+    let m = module(&body, ".param .u64 p");
+    let a = run(&m, &Options::default());
+    let stores = verdicts(&a, "st.global.u32");
+    assert!(
+        matches!(stores[0], Verdict::Witness(_) | Verdict::Unknown { .. }),
+        "{stores:?}"
+    );
+    assert!(
+        !matches!(stores[0], Verdict::CannotHappen),
+        "the atom's result was taken to be the 0 it overwrote: {stores:?}"
+    );
+}

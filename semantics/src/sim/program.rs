@@ -175,6 +175,30 @@ pub enum MultimemOp {
     Red(RedOp),
 }
 
+/// The operation of `atom`/`red` (PTX ISA 9.7.13): one of
+/// the reductions it shares with `cp.reduce.async.bulk`, `.exch` or `.cas`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomOp {
+    Reduce(super::reduce::BulkRedOp),
+    Exch,
+    Cas,
+}
+
+/// `atom` (`d: Some`) or `red` (`d: None`): one indivisible
+/// read-modify-write of the element at `acc` (whose `regs` is one `None`,
+/// so that the element is checked and resolved as `ld`/`st` do).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Atomic {
+    pub op: AtomOp,
+    pub ty: super::reduce::BulkRedType,
+    /// The register that receives the old value (`atom`).
+    pub d: Option<Reg>,
+    /// Operand `b`; `c`: the new value of `.cas` (`Src::Imm(0)` otherwise).
+    pub b: Src,
+    pub c: Src,
+    pub acc: Access,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RedOp {
     Add,
@@ -350,6 +374,8 @@ pub enum Op {
         d: Reg,
         policy: Policy,
     },
+    /// `atom`, `red` (PTX ISA 9.7.13).
+    Atom(Box<Atomic>),
     Multimem {
         op: MultimemOp,
         ty: IntTy,

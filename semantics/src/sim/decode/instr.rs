@@ -134,6 +134,8 @@ impl Decoder<'_> {
             (OperandKind::Vector(_), _) => &["mov.unpack.v4"],
             (_, OperandKind::Name(n)) if self.lookup_reg(n).is_some() => &["mov"],
             (_, OperandKind::Name(n)) if super::special_register(n).is_some() => &["mov.sreg"],
+            // the predefined constant WARP_SZ reads as the immediate 32
+            (_, OperandKind::Name(n)) if n == "WARP_SZ" => &["mov"],
             (_, OperandKind::Name(n)) | (_, OperandKind::NameOffset(n, _)) => {
                 match self.symbols.get(n) {
                     Some(Symbol::Function) => &["mov.fname", "mov.kernel"],

@@ -7,6 +7,7 @@
 
 mod arith;
 mod asynch;
+mod atom;
 mod call;
 mod instr;
 mod plain;

@@ -229,6 +229,15 @@ impl Decoder<'_> {
             "call" => self.call(ins),
             "bar" | "barrier" => self.barrier(ins),
             "membar" | "fence" => Ok(Op::Nop),
+            "atom" | "red" => self.atom(ins),
+            // "nanosleep suspends the thread for a sleep duration
+            // approximately close to the delay t ... in the range [0, 2*t]"
+            // (PTX ISA, miscellaneous instructions: nanosleep): the schedule already allows any
+            // timing, so the step changes nothing.
+            "nanosleep" => {
+                self.src_at(ins, 0, ".u32")?;
+                Ok(Op::Nop)
+            }
             _ => Err(self.unsupported_plain(ins, "this instruction is not modelled")),
         }
     }

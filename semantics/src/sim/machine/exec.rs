@@ -17,6 +17,7 @@ use crate::sim::undefined::{Effect, Undefined};
 use crate::sim::window;
 
 pub(super) mod asynch;
+mod atom;
 
 const GUARD: &str = "the guard predicate has unspecified bits";
 const ADDRESS: &str = "the address has unspecified bits";
@@ -304,7 +305,7 @@ impl Machine<'_> {
                         self.lane_stop(w, l, pc, kind);
                     }
                 }
-                if matches!(op, Op::CpAsync { .. } | Op::Multimem { .. }) {
+                if matches!(op, Op::CpAsync { .. } | Op::Multimem { .. } | Op::Atom(_)) {
                     self.asy.effects += 1;
                     if !self.scripted() {
                         self.async_decide();
@@ -348,6 +349,7 @@ impl Machine<'_> {
         match *op {
             Op::Ld(ref acc) => self.load(w, l, acc, pc)?,
             Op::St(ref acc) => self.store(w, l, acc, pc)?,
+            Op::Atom(ref a) => self.atom(w, l, a, pc)?,
             Op::Cvta {
                 d,
                 a,
