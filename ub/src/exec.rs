@@ -1395,6 +1395,15 @@ impl Search<'_> {
                     self.set(path, guard, *d, fresh(64));
                 }
             }
+            // what the warp's other lanes hold is not followed (one thread
+            // at a time): `activemask`, `vote.sync`, `redux.sync` and
+            // `elect.sync` give unknowns
+            Op::Activemask { d } => self.set(path, guard, *d, fresh(64)),
+            Op::Warp { d, p, .. } => {
+                for r in d.iter().chain(p.iter()) {
+                    self.set(path, guard, *r, fresh(64));
+                }
+            }
             // the old value an `atom` returns is memory's, which the search
             // does not remember: an unknown
             Op::Atom(a) => {

@@ -313,3 +313,29 @@ fn an_atom_result_is_an_unknown() {
         "the atom's result was taken to be the 0 it overwrote: {stores:?}"
     );
 }
+
+/// What `vote.sync.ballot` returns depends on the other lanes, which the
+/// search does not follow: an unknown, not the value the register held.
+#[test]
+fn a_ballot_is_an_unknown() {
+    let body = format!(
+        "{REGS}
+    ld.param.u64 %rd1, [p];
+    cvta.to.global.u64 %rd2, %rd1;
+    mov.u32 %r1, 0;
+    setp.ne.u32 %p1, %r1, 0;
+    vote.sync.ballot.b32 %r1, %p1, 0xffffffff;
+    and.b32 %r2, %r1, 255;
+    cvt.u64.u32 %rd3, %r2;
+    add.s64 %rd4, %rd2, %rd3;
+    st.global.u32 [%rd4], %r1;
+    ret;"
+    );
+    let m = module(&body, ".param .u64 p");
+    let a = run(&m, &Options::default());
+    let stores = verdicts(&a, "st.global.u32");
+    assert!(
+        !matches!(stores[0], Verdict::CannotHappen),
+        "the ballot was taken to be the 0 it overwrote: {stores:?}"
+    );
+}

@@ -24,6 +24,7 @@ pub mod reduce;
 pub mod shfl;
 pub mod space;
 pub mod undefined;
+pub mod vote;
 pub mod window;
 
 pub use decode::{prepare, prepare_lenient, LoadError};
@@ -38,4 +39,5 @@ pub use program::{ParamInfo, Program};
 pub use shfl::{shfl, shfl_sync, ShflLane, ShflMode, ShflOut};
 pub use space::Space;
 pub use undefined::{Effect, Partial, Undefined};
+pub use vote::{warp_sync, ReduxOp, VoteMode, WarpLane, WarpOp, WarpOut};
 pub use window::{Place, WindowProfile};

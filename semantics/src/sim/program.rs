@@ -421,6 +421,27 @@ pub enum Op {
     WarpSync {
         mask: Src,
     },
+    /// `activemask.b32 d` (PTX ISA 9.7.13): "An active thread will
+    /// contribute 1 for its entry in the result and exited or inactive or
+    /// predicated-off thread will contribute 0".
+    Activemask {
+        d: Reg,
+    },
+    /// `vote.sync`, `redux.sync`, `elect.sync` (PTX ISA 9.7.13): functions
+    /// of the lanes of `mask`, waited for like `shfl.sync`'s.
+    Warp {
+        op: super::vote::WarpOp,
+        /// `d` (a predicate for `vote.sync.{all,any,uni}`); `None` for
+        /// the sink `_`.
+        d: Option<Reg>,
+        /// `elect.sync`'s `p`.
+        p: Option<Reg>,
+        /// The source (`Src::Imm(0)` for `elect.sync`), negated when
+        /// `negate` (`vote.sync`'s `!a`).
+        a: Src,
+        negate: bool,
+        mask: Src,
+    },
     ClusterArrive,
     ClusterWait,
     Nop,

@@ -11,6 +11,7 @@ use crate::sim::prmt::PrmtMode;
 use crate::sim::program::{Access, IntTy, MultimemOp, Op, Order, Policy, RedOp, Src};
 use crate::sim::shfl::ShflMode;
 use crate::sim::space::Space;
+use crate::sim::vote::{ReduxOp, VoteMode, WarpOp};
 
 use crate::precond::table::{
     Precondition, EVICT_GLOBAL, HINT_GLOBAL, LDU_GLOBAL, NC_GLOBAL, PREFETCH_GLOBAL, WIDE_GLOBAL,
@@ -22,6 +23,7 @@ impl Decoder<'_> {
             "mov" => self.mov(ins),
             "prmt" => self.prmt(ins),
             "shfl" => self.shfl(ins),
+            "activemask" | "vote" | "redux" | "elect" => self.warp_op(ins),
             "ld" | "ldu" => self.load(ins),
             "st" => self.store(ins),
             "cvta" => self.cvta(ins),
@@ -357,6 +359,60 @@ impl Decoder<'_> {
             c: self.value(self.operand(ins, 3)?, ".b32", ins)?,
             mask,
             mode,
+        })
+    }
+
+    // ---- 9.7.13 activemask, vote.sync, redux.sync, elect.sync ----
+
+    fn warp_op(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let quals: Vec<&str> = ins.quals.iter().map(String::as_str).collect();
+        let sink_or_dest = |op: &Operand| match &op.kind {
+            OperandKind::Name(n) if n == "_" => Ok(None),
+            _ => self.dest(op, ins).map(|r| Some(r.slot)),
+        };
+        let (op, d, p, a, negate, mask) = match (ins.opcode.as_str(), quals.as_slice()) {
+            ("activemask", [".b32"]) => {
+                return Ok(Op::Activemask {
+                    d: self.dest(self.operand(ins, 0)?, ins)?.slot,
+                })
+            }
+            ("vote", [".sync", mode, ty]) => {
+                let mode = VoteMode::from_qualifier(mode)
+                    .filter(|m| (*m == VoteMode::Ballot) == (*ty == ".b32"))
+                    .filter(|_| matches!(*ty, ".b32" | ".pred"))
+                    .ok_or_else(|| self.unsupported(ins, "this vote.sync form"))?;
+                let (a, negate) = self.pred_src(self.operand(ins, 1)?, ins)?;
+                let d = self.dest(self.operand(ins, 0)?, ins)?.slot;
+                (WarpOp::Vote(mode), Some(d), None, a, negate, 2)
+            }
+            ("redux", [".sync", op, ty]) => {
+                let op = ReduxOp::from_qualifiers(op, ty)
+                    .ok_or_else(|| self.unsupported(ins, "this redux.sync form"))?;
+                let a = self.value(self.operand(ins, 1)?, ty, ins)?;
+                let d = self.dest(self.operand(ins, 0)?, ins)?.slot;
+                (WarpOp::Redux(op), Some(d), None, a, false, 2)
+            }
+            ("elect", [".sync"]) => {
+                let OperandKind::Pair(d, p) = &self.operand(ins, 0)?.kind else {
+                    return Err(self.bad(
+                        &ins.full_opcode(),
+                        ins.span.start,
+                        "elect.sync needs d|p",
+                    ));
+                };
+                let d = sink_or_dest(d)?;
+                let p = sink_or_dest(p)?;
+                (WarpOp::Elect, d, p, Src::Imm(0), false, 1)
+            }
+            _ => return Err(self.unsupported(ins, "this warp-wide form is not modelled")),
+        };
+        Ok(Op::Warp {
+            op,
+            d,
+            p,
+            a,
+            negate,
+            mask: self.value(self.operand(ins, mask)?, ".b32", ins)?,
         })
     }
 

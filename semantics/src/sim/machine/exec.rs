@@ -14,6 +14,7 @@ use crate::sim::program::{
 use crate::sim::shfl::{shfl, shfl_sync, ShflLane};
 use crate::sim::space::Space;
 use crate::sim::undefined::{Effect, Undefined};
+use crate::sim::vote::{warp_sync, VoteMode, WarpLane, WarpOp};
 use crate::sim::window;
 
 pub(super) mod asynch;
@@ -189,9 +190,14 @@ impl Machine<'_> {
                 self.ret(w, pc, active, exec);
                 return;
             }
-            Op::Shfl { .. } | Op::WarpSync { .. } => {
+            Op::Shfl { .. } | Op::WarpSync { .. } | Op::Warp { .. } => {
                 self.collective(w, pc, active, exec, &instr.op);
                 return;
+            }
+            Op::Activemask { d } => {
+                for l in lanes(exec) {
+                    self.set(w, *d, l, u64::from(exec), 0);
+                }
             }
             Op::ClusterArrive => {
                 let wp = &mut self.warps[w];
@@ -1050,13 +1056,13 @@ impl Machine<'_> {
         }
     }
 
-    /// `shfl.sync`, deprecated `shfl` and `bar.warp.sync`: a function of
-    /// the warp, run once every lane its member masks name has arrived
-    /// (or exited).
+    /// `shfl.sync`, deprecated `shfl`, `bar.warp.sync`, `vote.sync`,
+    /// `redux.sync` and `elect.sync`: a function of the warp, run once
+    /// every lane its member masks name has arrived (or exited).
     fn collective(&mut self, w: usize, pc: u32, active: u32, exec: u32, op: &Op) {
         let (mask_src, is_shfl) = match op {
             Op::Shfl { mask, .. } => (*mask, true),
-            Op::WarpSync { mask } => (Some(*mask), false),
+            Op::WarpSync { mask } | Op::Warp { mask, .. } => (Some(*mask), false),
             _ => (None, false),
         };
         let unfinished = {
@@ -1085,6 +1091,11 @@ impl Machine<'_> {
                 }
                 return;
             }
+        }
+        if let Op::Warp { .. } = op {
+            self.warp_op(w, pc, [active, exec, unfinished], op);
+            self.release(w, pc, active);
+            return;
         }
         if !is_shfl {
             // bar.warp.sync
@@ -1158,6 +1169,73 @@ impl Machine<'_> {
             }
         }
         self.release(w, pc, active);
+    }
+
+    /// `vote.sync`, `redux.sync`, `elect.sync` once their members have
+    /// arrived: [`warp_sync`] over the warp. A result that reads a source
+    /// with unspecified bits is unspecified as a whole.
+    fn warp_op(&mut self, w: usize, pc: u32, [active, exec, unfinished]: [u32; 3], op: &Op) {
+        let Op::Warp {
+            op,
+            d,
+            p,
+            a,
+            negate,
+            mask,
+        } = *op
+        else {
+            return;
+        };
+        let mut warp = [WarpLane::Inactive; 32];
+        let mut unknown = 0u32;
+        for (l, slot) in warp.iter_mut().enumerate() {
+            let bit = 1u32 << l;
+            *slot = if exec & bit != 0 {
+                let (av, sa) = self.val(w, a, l);
+                let (mv, _) = self.val(w, mask, l);
+                let av = if matches!(op, WarpOp::Vote(_)) {
+                    if sa & 1 != 0 {
+                        unknown |= bit;
+                    }
+                    u32::from((av & 1 != 0) != negate)
+                } else {
+                    if sa & 0xffff_ffff != 0 {
+                        unknown |= bit;
+                    }
+                    av as u32
+                };
+                WarpLane::Executes {
+                    a: av,
+                    membermask: mv as u32,
+                }
+            } else if unfinished & bit == 0 {
+                WarpLane::Exited
+            } else if active & bit != 0 {
+                WarpLane::GuardFalse
+            } else {
+                WarpLane::Inactive
+            };
+        }
+        let results = warp_sync(op, &warp);
+        let bits = match op {
+            WarpOp::Vote(VoteMode::Ballot) | WarpOp::Redux(_) | WarpOp::Elect => 0xffff_ffff,
+            WarpOp::Vote(_) => 1,
+        };
+        for l in lanes(exec) {
+            match results[l] {
+                Some(Ok(out)) => {
+                    let sh = if out.members & unknown != 0 { bits } else { 0 };
+                    if let Some(d) = d {
+                        self.set(w, d, l, u64::from(out.d), sh);
+                    }
+                    if let Some(p) = p {
+                        self.set(w, p, l, u64::from(out.p), 0);
+                    }
+                }
+                Some(Err(u)) => self.undefined(w, l, pc, *u),
+                None => {}
+            }
+        }
     }
 
     /// The lanes of a finished collective go on at `pc + 1`.

@@ -1,0 +1,297 @@
+//! `vote.sync`, `redux.sync` and `elect.sync` (PTX ISA 9.7.13) as functions
+//! of a whole warp. As for [`super::shfl`], waiting for the lanes of
+//! `membermask` is the interpreter's business; these functions see the warp
+//! once every lane that will take part has arrived.
+
+use super::undefined::Undefined;
+
+/// `.mode` of `vote.sync`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VoteMode {
+    All,
+    Any,
+    Uni,
+    Ballot,
+}
+
+/// `.op` and `.type` of `redux.sync` (the integer forms).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduxOp {
+    /// `.add.{u32,s32}`: "the result is truncated to 32 bits", the same
+    /// bits for both types.
+    Add,
+    Min {
+        signed: bool,
+    },
+    Max {
+        signed: bool,
+    },
+    And,
+    Or,
+    Xor,
+}
+
+/// The warp-wide instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WarpOp {
+    Vote(VoteMode),
+    Redux(ReduxOp),
+    Elect,
+}
+
+impl VoteMode {
+    pub fn from_qualifier(q: &str) -> Option<VoteMode> {
+        Some(match q {
+            ".all" => VoteMode::All,
+            ".any" => VoteMode::Any,
+            ".uni" => VoteMode::Uni,
+            ".ballot" => VoteMode::Ballot,
+            _ => return None,
+        })
+    }
+}
+
+impl ReduxOp {
+    /// `.op` and `.type`; `None` for a pair the integer forms lack.
+    pub fn from_qualifiers(op: &str, ty: &str) -> Option<ReduxOp> {
+        let signed = match ty {
+            ".s32" => true,
+            ".u32" => false,
+            ".b32" => {
+                return Some(match op {
+                    ".and" => ReduxOp::And,
+                    ".or" => ReduxOp::Or,
+                    ".xor" => ReduxOp::Xor,
+                    _ => return None,
+                })
+            }
+            _ => return None,
+        };
+        Some(match op {
+            ".add" => ReduxOp::Add,
+            ".min" => ReduxOp::Min { signed },
+            ".max" => ReduxOp::Max { signed },
+            _ => return None,
+        })
+    }
+
+    fn combine(self, x: u32, y: u32) -> u32 {
+        match self {
+            ReduxOp::Add => x.wrapping_add(y),
+            ReduxOp::Min { signed: true } => (x as i32).min(y as i32) as u32,
+            ReduxOp::Min { signed: false } => x.min(y),
+            ReduxOp::Max { signed: true } => (x as i32).max(y as i32) as u32,
+            ReduxOp::Max { signed: false } => x.max(y),
+            ReduxOp::And => x & y,
+            ReduxOp::Or => x | y,
+            ReduxOp::Xor => x ^ y,
+        }
+    }
+}
+
+/// What one lane of the warp does at the instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarpLane {
+    /// The lane executes it with source `a` (a predicate as 0 or 1, after
+    /// `!`; nothing for `elect.sync`).
+    Executes {
+        a: u32,
+        membermask: u32,
+    },
+    /// At the instruction with a false guard: it contributes nothing.
+    GuardFalse,
+    /// Not at the instruction (divergent control flow), not exited.
+    Inactive,
+    Exited,
+}
+
+/// One lane's result: `d` (a predicate as 0 or 1) and, for `elect.sync`,
+/// `p`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WarpOut {
+    pub d: u32,
+    pub p: bool,
+    /// The lanes whose `a` went into the result.
+    pub members: u32,
+}
+
+const VOTE_NOT_IN_MASK: Undefined = Undefined::behaviour(
+    "9.7.13",
+    "The behavior of vote.sync is undefined if the executing thread is not in the membermask",
+);
+const REDUX_NOT_IN_MASK: Undefined = Undefined::behaviour(
+    "9.7.13",
+    "The behavior of redux.sync is undefined if the executing thread is not in the membermask",
+);
+const ELECT_NOT_IN_MASK: Undefined = Undefined::behaviour(
+    "9.7.13",
+    "elect.sync: The behavior is undefined if the executing thread is not in membermask",
+);
+const NOT_CONVERGED: Undefined = Undefined::behaviour(
+    "9.7.13",
+    "vote.sync, redux.sync, elect.sync cause the executing thread to wait until all non-exited threads corresponding to membermask have executed the instruction with the same qualifiers and same membermask value",
+);
+
+impl WarpOp {
+    fn not_in_mask(self) -> &'static Undefined {
+        match self {
+            WarpOp::Vote(_) => &VOTE_NOT_IN_MASK,
+            WarpOp::Redux(_) => &REDUX_NOT_IN_MASK,
+            WarpOp::Elect => &ELECT_NOT_IN_MASK,
+        }
+    }
+}
+
+/// For each executing lane, the lanes that take part with it
+/// (`membermask` less the exited and guarded-off lanes), or undefined
+/// behaviour: the lane is not in its own `membermask`, or a lane of it has
+/// neither exited nor arrived with the same `membermask` (the rules of
+/// `shfl.sync`, PTX ISA 9.7.9.6, worded alike for these instructions).
+pub fn members(
+    not_in_mask: &'static Undefined,
+    lanes: &[WarpLane; 32],
+) -> [Option<Result<u32, &'static Undefined>>; 32] {
+    let mut executes = 0u32;
+    let mut inactive = 0u32;
+    for (k, lane) in lanes.iter().enumerate() {
+        match lane {
+            WarpLane::Executes { .. } => executes |= 1 << k,
+            WarpLane::Inactive => inactive |= 1 << k,
+            WarpLane::GuardFalse | WarpLane::Exited => {}
+        }
+    }
+    std::array::from_fn(|i| {
+        let WarpLane::Executes { membermask, .. } = lanes[i] else {
+            return None;
+        };
+        if membermask & (1 << i) == 0 {
+            return Some(Err(not_in_mask));
+        }
+        let mismatched = (0..32).any(|k| {
+            membermask & (1 << k) != 0
+                && matches!(lanes[k], WarpLane::Executes { membermask: m, .. } if m != membermask)
+        });
+        if membermask & inactive != 0 || mismatched {
+            return Some(Err(&NOT_CONVERGED));
+        }
+        Some(Ok(membermask & executes))
+    })
+}
+
+/// `vote.sync`, `redux.sync` or `elect.sync` over a warp. Lanes that do not
+/// execute get `None`.
+///
+/// - `vote.sync.ballot.b32`: "copies the predicate from each thread in
+///   membermask into the corresponding bit position of destination register
+///   d"; a lane outside `membermask` (or exited) contributes 0.
+/// - `.all`/`.any`/`.uni`: "True if source predicate is True for all
+///   non-exited threads in membermask", "... for some thread", "... has the
+///   same value in all non-exited threads in membermask".
+/// - `redux.sync`: the reduction "across all non-exited threads in the
+///   membermask".
+/// - `elect.sync`: "elects one predicated active leader thread from among a
+///   set of threads specified by membermask ... Election of a leader thread
+///   happens deterministically, i.e. the same leader thread is elected for
+///   the same membermask every time." The spec does not say which; this
+///   model elects the lowest-numbered participating lane, and `d` is its
+///   laneid in every lane.
+pub fn warp_sync(
+    op: WarpOp,
+    lanes: &[WarpLane; 32],
+) -> [Option<Result<WarpOut, &'static Undefined>>; 32] {
+    let members = members(op.not_in_mask(), lanes);
+    let a = |k: usize| match lanes[k] {
+        WarpLane::Executes { a, .. } => a,
+        _ => 0,
+    };
+    std::array::from_fn(|i| {
+        let m = match members[i]? {
+            Ok(m) => m,
+            Err(u) => return Some(Err(u)),
+        };
+        let set = (0..32).filter(|&k| m & (1 << k) != 0);
+        let (d, p) = match op {
+            WarpOp::Vote(mode) => {
+                let ballot = set.fold(0u32, |b, k| b | ((a(k) & 1) << k));
+                let d = match mode {
+                    VoteMode::Ballot => ballot,
+                    VoteMode::All => u32::from(ballot == m),
+                    VoteMode::Any => u32::from(ballot != 0),
+                    VoteMode::Uni => u32::from(ballot == m || ballot == 0),
+                };
+                (d, false)
+            }
+            WarpOp::Redux(r) => {
+                let d = set.map(a).reduce(|x, y| r.combine(x, y)).unwrap_or(0);
+                (d, false)
+            }
+            WarpOp::Elect => {
+                let leader = m.trailing_zeros();
+                (leader, leader as usize == i)
+            }
+        };
+        Some(Ok(WarpOut { d, p, members: m }))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn warp(mask: u32, a: impl Fn(u32) -> u32) -> [WarpLane; 32] {
+        std::array::from_fn(|i| WarpLane::Executes {
+            a: a(i as u32),
+            membermask: mask,
+        })
+    }
+
+    fn ds(out: &[Option<Result<WarpOut, &'static Undefined>>; 32]) -> Vec<u32> {
+        out.iter()
+            .map(|o| match o {
+                Some(Ok(r)) => r.d,
+                _ => u32::MAX,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn ballot_of_odd_lanes() {
+        let r = ds(&warp_sync(
+            WarpOp::Vote(VoteMode::Ballot),
+            &warp(!0, |l| l & 1),
+        ));
+        assert!(r.iter().all(|&d| d == 0xAAAA_AAAA));
+    }
+
+    #[test]
+    fn membermask_rules() {
+        let mut lanes = warp(0xffff, |_| 1);
+        for l in lanes.iter_mut().skip(16) {
+            *l = WarpLane::Inactive;
+        }
+        let out = warp_sync(WarpOp::Vote(VoteMode::All), &lanes);
+        assert_eq!(
+            out[3],
+            Some(Ok(WarpOut {
+                d: 1,
+                p: false,
+                members: 0xffff
+            }))
+        );
+        lanes[20] = WarpLane::Executes {
+            a: 1,
+            membermask: 0xffff,
+        };
+        assert_eq!(
+            warp_sync(WarpOp::Elect, &lanes)[20],
+            Some(Err(&ELECT_NOT_IN_MASK))
+        );
+        lanes[7] = WarpLane::Inactive;
+        assert_eq!(
+            warp_sync(WarpOp::Elect, &lanes)[0],
+            Some(Err(&NOT_CONVERGED))
+        );
+        lanes[7] = WarpLane::Exited;
+        assert_eq!(ds(&warp_sync(WarpOp::Redux(ReduxOp::Add), &lanes))[0], 15);
+    }
+}

@@ -1,0 +1,201 @@
+//! The warp-wide instructions of PTX ISA 9.7.13 in the kernel interpreter:
+//! `activemask`, `vote.sync`, `redux.sync`, `elect.sync`, on one warp of
+//! 32 threads, with values worked by hand.
+
+use ptx_semantics::ptx::parse;
+use ptx_semantics::sim::{self, Arg, Launch, Outcome, StopKind, WindowProfile};
+
+const HEAD: &str = ".version 8.7\n.target sm_90\n.address_size 64\n";
+
+/// Runs `body` on one warp: `%r1` holds the laneid; the kernel then stores
+/// `%r2` of lane i at word i and `%r3` at word 32 + i of the buffer.
+fn run(body: &str) -> Outcome {
+    let src = format!(
+        "{HEAD}.visible .entry k(.param .u64 p)\n{{\n\t.reg .pred %p<8>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<8>;\n\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, %laneid;\n\tmov.u32 %r2, 0xdead;\n\tmov.u32 %r3, 0xdead;\n{body}\nOUT:\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r2;\n\tst.global.u32 [%rd3+128], %r3;\n\tret;\n}}\n"
+    );
+    let module = parse(&src).unwrap_or_else(|e| panic!("{e:?}\n{src}"));
+    let prog =
+        sim::prepare(&module, "k", &WindowProfile::SM90).unwrap_or_else(|e| panic!("{e}\n{src}"));
+    let launch = Launch::new(
+        [1, 1, 1],
+        [32, 1, 1],
+        vec![Arg::Buffer {
+            addr: None,
+            bytes: vec![0; 256],
+        }],
+    );
+    sim::run(&prog, &launch).unwrap()
+}
+
+/// `%r2` and `%r3` of every lane, after checking that no thread stopped.
+fn r2_r3(body: &str) -> (Vec<u32>, Vec<u32>) {
+    let o = run(body);
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+    let b = &o.buffers[0];
+    assert!(b.unspecified.iter().all(|&u| u == 0));
+    let word = |k: usize| u32::from_le_bytes(b.bytes[4 * k..4 * k + 4].try_into().unwrap());
+    ((0..32).map(word).collect(), (32..64).map(word).collect())
+}
+
+fn r2(body: &str) -> Vec<u32> {
+    r2_r3(body).0
+}
+
+/// `%r2` for lanes `lo..hi`, 0xdead for the others.
+fn only(lo: u32, hi: u32, v: u32) -> Vec<u32> {
+    (0..32)
+        .map(|l| if (lo..hi).contains(&l) { v } else { 0xdead })
+        .collect()
+}
+
+const ODD: &str = "\tand.b32 %r4, %r1, 1;\n\tsetp.ne.u32 %p1, %r4, 0;\n";
+
+#[test]
+fn activemask() {
+    // the whole warp together
+    assert_eq!(r2("\tactivemask.b32 %r2;"), vec![u32::MAX; 32]);
+    // inside a branch taken by lanes < 8
+    let branch = "\tsetp.lt.u32 %p1, %r1, 8;\n\t@!%p1 bra OUT;\n\tactivemask.b32 %r2;";
+    assert_eq!(r2(branch), only(0, 8, 0xFF));
+    // "predicated-off thread will contribute 0"
+    let guarded = "\tsetp.lt.u32 %p1, %r1, 8;\n\t@%p1 activemask.b32 %r2;";
+    assert_eq!(r2(guarded), only(0, 8, 0xFF));
+}
+
+#[test]
+fn ballot() {
+    let b = format!("{ODD}\tvote.sync.ballot.b32 %r2, %p1, 0xffffffff;");
+    assert_eq!(r2(&b), vec![0xAAAA_AAAA; 32]);
+    let b = format!("{ODD}\tvote.sync.ballot.b32 %r2, !%p1, 0xffffffff;");
+    assert_eq!(r2(&b), vec![0x5555_5555; 32]);
+    // lanes outside membermask contribute 0: lanes < 16 vote laneid < 8
+    let b = "\tsetp.lt.u32 %p1, %r1, 8;\n\tsetp.lt.u32 %p2, %r1, 16;\n\t@!%p2 bra OUT;\n\tvote.sync.ballot.b32 %r2, %p1, 0xffff;";
+    assert_eq!(r2(b), only(0, 16, 0xFF));
+}
+
+/// `vote.sync.{all,any,uni}` with `%p1`, members `mask`; lanes outside the
+/// mask skip it. `%r2` = all, `%r3` = any + 2 uni.
+fn all_any_uni(pred: &str, mask: &str, skip: &str) -> (Vec<u32>, Vec<u32>) {
+    r2_r3(&format!(
+        "{pred}{skip}\tvote.sync.all.pred %p2, %p1, {mask};\n\tvote.sync.any.pred %p3, %p1, {mask};\n\tvote.sync.uni.pred %p4, %p1, {mask};\n\tselp.u32 %r2, 1, 0, %p2;\n\tselp.u32 %r5, 1, 0, %p3;\n\tselp.u32 %r6, 2, 0, %p4;\n\tadd.u32 %r3, %r5, %r6;"
+    ))
+}
+
+#[test]
+fn all_any_uni_on_a_full_warp() {
+    let full = "0xffffffff";
+    // odd lanes true: not all, some, not uniform
+    assert_eq!(all_any_uni(ODD, full, ""), (vec![0; 32], vec![1; 32]));
+    // every lane true
+    let t = "\tsetp.lt.u32 %p1, %r1, 32;\n";
+    assert_eq!(all_any_uni(t, full, ""), (vec![1; 32], vec![3; 32]));
+    // every lane false
+    let f = "\tsetp.gt.u32 %p1, %r1, 32;\n";
+    assert_eq!(all_any_uni(f, full, ""), (vec![0; 32], vec![2; 32]));
+}
+
+#[test]
+fn all_any_uni_on_a_partial_membermask() {
+    // members: the odd lanes, whose predicate (odd) is true for all of them
+    let skip = "\t@!%p1 bra OUT;\n";
+    assert_eq!(
+        all_any_uni(ODD, "0xaaaaaaaa", skip),
+        (
+            (0..32)
+                .map(|l| if l % 2 == 1 { 1 } else { 0xdead })
+                .collect(),
+            (0..32)
+                .map(|l| if l % 2 == 1 { 3 } else { 0xdead })
+                .collect(),
+        )
+    );
+    // members: lanes < 16, predicate laneid < 8
+    let pred = "\tsetp.lt.u32 %p1, %r1, 8;\n\tsetp.lt.u32 %p5, %r1, 16;\n";
+    let skip = "\t@!%p5 bra OUT;\n";
+    assert_eq!(
+        all_any_uni(pred, "0xffff", skip),
+        (only(0, 16, 0), only(0, 16, 1))
+    );
+}
+
+#[test]
+fn vote_outside_own_membermask_is_undefined() {
+    // "The behavior of vote.sync is undefined if the executing thread is
+    // not in the membermask": lane 0 names lanes 1..31 only.
+    let o = run(&format!(
+        "{ODD}\tvote.sync.ballot.b32 %r2, %p1, 0xfffffffe;"
+    ));
+    assert!(!o.reports.is_empty());
+    for r in &o.reports {
+        assert_eq!(r.thread.tid, [0, 0, 0]);
+        assert!(matches!(&r.kind, StopKind::Undefined(u) if u.section == "9.7.13"));
+    }
+}
+
+#[test]
+fn redux() {
+    let red = |op: &str, a: &str| {
+        r2(&format!(
+            "\tsub.s32 %r4, %r1, 16;\n\tredux.sync.{op} %r2, {a}, 0xffffffff;"
+        ))
+    };
+    // 0 + 1 + ... + 31
+    assert_eq!(red("add.u32", "%r1"), vec![496; 32]);
+    assert_eq!(red("add.s32", "%r1"), vec![496; 32]);
+    // laneid - 16 runs from -16 to 15
+    assert_eq!(red("min.s32", "%r4"), vec![-16i32 as u32; 32]);
+    assert_eq!(red("max.s32", "%r4"), vec![15; 32]);
+    // as unsigned: 0 (lane 16) and 0xffffffff (lane 15, -1)
+    assert_eq!(red("min.u32", "%r4"), vec![0; 32]);
+    assert_eq!(red("max.u32", "%r4"), vec![u32::MAX; 32]);
+    // -16 + ... + 15 = -16
+    assert_eq!(red("add.s32", "%r4"), vec![-16i32 as u32; 32]);
+    assert_eq!(red("and.b32", "%r1"), vec![0; 32]);
+    assert_eq!(red("or.b32", "%r1"), vec![31; 32]);
+    // each bit of 0..31 is set in 16 lanes
+    assert_eq!(red("xor.b32", "%r1"), vec![0; 32]);
+    // lanes 8..11: 8 ^ 9 ^ 10 ^ 11 = 0, 8 + 9 + 10 + 11 = 38
+    let part = |op: &str| {
+        r2(&format!(
+            "\tsetp.lt.u32 %p1, %r1, 8;\n\tsetp.gt.u32 %p2, %r1, 11;\n\tor.pred %p3, %p1, %p2;\n\t@%p3 bra OUT;\n\tredux.sync.{op} %r2, %r1, 0xf00;"
+        ))
+    };
+    assert_eq!(part("add.u32"), only(8, 12, 38));
+    assert_eq!(part("xor.b32"), only(8, 12, 0));
+    assert_eq!(part("min.u32"), only(8, 12, 8));
+}
+
+#[test]
+fn elect_picks_exactly_one_lane() {
+    let body = |skip: &str, mask: &str| {
+        r2_r3(&format!(
+            "{skip}\telect.sync %r2|%p2, {mask};\n\tselp.u32 %r3, 1, 0, %p2;"
+        ))
+    };
+    let (d, p) = body("", "0xffffffff");
+    assert_eq!(p.iter().filter(|&&x| x == 1).count(), 1);
+    let leader = p.iter().position(|&x| x == 1).unwrap() as u32;
+    // every lane learns the leader's laneid
+    assert_eq!(d, vec![leader; 32]);
+    // members: lanes 4..7
+    let skip =
+        "\tsetp.lt.u32 %p1, %r1, 4;\n\tsetp.gt.u32 %p3, %r1, 7;\n\tor.pred %p4, %p1, %p3;\n\t@%p4 bra OUT;\n";
+    let (d, p) = body(skip, "0xf0");
+    let leader = p.iter().position(|&x| x == 1).unwrap() as u32;
+    assert!((4..8).contains(&leader));
+    assert_eq!(p.iter().filter(|&&x| x == 1).count(), 1);
+    assert_eq!(d, only(4, 8, leader));
+    // the sink for d
+    let (_, p) = r2_r3("\telect.sync _|%p2, 0xffffffff;\n\tselp.u32 %r3, 1, 0, %p2;");
+    assert_eq!(p.iter().filter(|&&x| x == 1).count(), 1);
+}
+
+#[test]
+fn vote_waits_for_diverged_members() {
+    // lanes < 16 reach the ballot first; it waits for the others, and every
+    // lane sees the whole warp's vote (laneid odd)
+    let b = format!(
+        "{ODD}\tsetp.lt.u32 %p2, %r1, 16;\n\t@%p2 bra V;\n\tadd.u32 %r5, %r1, 1;\n\tadd.u32 %r5, %r5, 1;\nV:\n\tvote.sync.ballot.b32 %r2, %p1, 0xffffffff;\n\tredux.sync.add.u32 %r3, %r1, 0xffffffff;"
+    );
+    assert_eq!(r2_r3(&b), (vec![0xAAAA_AAAA; 32], vec![496; 32]));
+}
