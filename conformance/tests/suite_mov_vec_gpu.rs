@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{conform, groups_by_id as by_id, results as read, tmp};
+use common::{conform, gpu_group_problem, groups_by_id as by_id, results as read, tmp};
 use ptx_gen::suite::manifest::{Manifest, Provenance};
 use std::path::Path;
 
@@ -44,21 +44,12 @@ fn the_vector_mov_groups_on_an_h100() {
     let mut problems = Vec::new();
     for g in &m.groups {
         assert_eq!(g.provenance, Provenance::Hardware, "{}", g.id);
-        let Some(h) = hw.get(&g.id) else {
-            problems.push(format!("{}: not in the GPU run (run it again)", g.id));
-            continue;
-        };
-        if sim[&g.id]["digests"]["input"] != h["digests"]["input"] {
-            problems.push(format!(
-                "{}: the inputs differ from those the GPU ran",
-                g.id
-            ));
-            continue;
-        }
-        let n = |k: &str| h["counts"][k].as_u64().unwrap_or(0);
-        if n("pass") != g.cases || n("fail") + n("error") + n("skip") != 0 {
-            problems.push(format!("{}: the GPU's counts are {}", g.id, h["counts"]));
-        }
+        problems.extend(gpu_group_problem(
+            &g.id,
+            g.cases,
+            &sim[&g.id],
+            hw.get(&g.id),
+        ));
     }
     assert!(problems.is_empty(), "{problems:#?}");
 }

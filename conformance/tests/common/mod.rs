@@ -72,3 +72,26 @@ pub fn groups_by_id(r: &serde_json::Value) -> std::collections::HashMap<String, 
         .map(|g| (g["id"].as_str().unwrap().to_string(), g.clone()))
         .collect()
 }
+
+/// What is wrong, if anything, with a GPU run's record `hw` of a group of
+/// `cases` cases that the simulator ran as `sim`: missing, other inputs, or
+/// a case that did not pass.
+#[allow(dead_code)]
+pub fn gpu_group_problem(
+    id: &str,
+    cases: u64,
+    sim: &serde_json::Value,
+    hw: Option<&serde_json::Value>,
+) -> Option<String> {
+    let Some(h) = hw else {
+        return Some(format!("{id}: not in the GPU run (run it again)"));
+    };
+    if sim["digests"]["input"] != h["digests"]["input"] {
+        return Some(format!(
+            "{id}: the inputs differ from those the GPU ran (run it again)"
+        ));
+    }
+    let n = |k: &str| h["counts"][k].as_u64().unwrap_or(0);
+    (n("pass") != cases || n("fail") + n("error") + n("skip") != 0)
+        .then(|| format!("{id}: the GPU's counts are {}", h["counts"]))
+}
