@@ -11,9 +11,11 @@
 //! [`IntResult::unspecified`], float results through
 //! [`float::FpResult::unspecified`] (a don't-care mask).
 
+pub mod approx;
 pub mod compare;
 pub mod float;
 pub mod int;
+pub mod video;
 
 /// A result the spec may leave open: `bits` is the value we give, and
 /// `unspecified` the clause that leaves it open, if any.

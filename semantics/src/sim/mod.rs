@@ -24,6 +24,7 @@ pub mod reduce;
 pub mod shfl;
 pub mod space;
 pub mod undefined;
+pub mod video;
 pub mod vote;
 pub mod window;
 

@@ -12,6 +12,7 @@ mod call;
 mod instr;
 mod plain;
 mod tensor;
+mod video;
 
 use std::collections::HashMap;
 

@@ -1,0 +1,2 @@
+//! Decoding the video, `set` and `slct` instructions into their
+//! interpreter form ([`crate::sim::video`]).
