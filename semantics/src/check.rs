@@ -79,6 +79,7 @@ fn check(module: &Module, options: &Options, record_rows: bool) -> (Vec<Diagnost
     for item in &module.items {
         match item {
             Item::Var(v) => {
+                c.incomplete_array(v);
                 for d in &v.names {
                     c.globals
                         .insert(d.name.clone(), Symbol::Var(intern_space(&v.space)));
@@ -86,7 +87,9 @@ fn check(module: &Module, options: &Options, record_rows: bool) -> (Vec<Diagnost
             }
             Item::Function(f) => {
                 c.globals.insert(f.name.clone(), Symbol::Function);
+                c.function_header(f);
             }
+            Item::Other(d) => c.abi_preserve(&d.name, &d.tokens, d.span),
             _ => {}
         }
     }
@@ -462,6 +465,112 @@ impl<'c> Checker<'c> {
         }
     }
 
+    /// What ptxas 13.0 requires of a function's header beyond the grammar
+    /// the parser reads: `.noreturn` only on a `.func` ("Parsing error near
+    /// '.noreturn'" on an `.entry`), no incomplete array among a kernel's
+    /// parameters ("Parameter to entry function cannot be an incomplete
+    /// array"), and `.abi_preserve{_control}` from PTX ISA 9.0 on.
+    fn function_header(&mut self, f: &Function) {
+        let entry = f.kind == FunctionKind::Entry;
+        for d in &f.directives {
+            if entry && d.name == ".noreturn" {
+                self.diag(
+                    d.span,
+                    "declaration",
+                    None,
+                    format!(
+                        "`.noreturn` applies to a `.func`, not to the kernel `{}`",
+                        f.name
+                    ),
+                );
+            }
+            self.abi_preserve(&d.name, &d.values, d.span);
+        }
+        // ptxas 13.0 on `.param .v2 .b32 x` in a parameter or return list,
+        // of a `.func` or an `.entry`: "Variable 'x' cannot be allocated in
+        // .param state space" (a vector `.reg` parameter is taken).
+        for p in f.returns.iter().chain(f.params.iter()).flatten() {
+            if let (".param", Some(n)) = (p.space.as_str(), p.vector) {
+                for d in &p.names {
+                    self.diag(
+                        d.span,
+                        "declaration",
+                        None,
+                        format!(
+                            "parameter `{}`: a `.param` parameter cannot be a vector (`.v{n}`); use an array of bytes or a `.reg` vector",
+                            d.name
+                        ),
+                    );
+                }
+            }
+        }
+        if entry {
+            for p in f.params.iter().flatten() {
+                for d in p.names.iter().filter(|d| d.dims.contains(&None)) {
+                    self.diag(
+                        d.span,
+                        "declaration",
+                        None,
+                        format!(
+                            "kernel parameter `{}` is an incomplete array (`[]`): a kernel's parameters need a size",
+                            d.name
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    /// ptxas 13.0: "Feature '.abi_preserve' requires PTX ISA .version 9.0
+    /// or later" (and `.abi_preserve_control`), on a function or in a
+    /// `.callprototype`, and "requires .target sm_80 or higher".
+    fn abi_preserve(&mut self, name: &str, words: &[String], span: Span) {
+        let all = std::iter::once(name).chain(words.iter().map(String::as_str));
+        for w in all.filter(|w| matches!(*w, ".abi_preserve" | ".abi_preserve_control")) {
+            if let Some(v) = self.ptx.filter(|v| *v < PtxVersion::new(9, 0)) {
+                self.diag(
+                    span,
+                    "ptx-version",
+                    None,
+                    format!("`{w}` needs PTX ISA 9.0 or later (the module is PTX ISA {v})"),
+                );
+            }
+            if let Some(t) = self.target.filter(|t| t.number < 80) {
+                self.diag(
+                    span,
+                    "target",
+                    None,
+                    format!("`{w}` needs `.target sm_80` or higher (the module's is {t})"),
+                );
+            }
+        }
+    }
+
+    /// ptxas 13.0: "Non-external variable 'x' has incomplete type": an
+    /// array declared with `[]` takes its size from its initializer unless
+    /// the variable is `.extern` (an external or dynamic `.shared` array,
+    /// PTX ISA 5.4.5 and 11.6.2). Parameters are the function header's
+    /// business.
+    fn incomplete_array(&mut self, v: &VarDecl) {
+        if matches!(v.space.as_str(), ".reg" | ".param") || v.linkage.iter().any(|l| l == ".extern")
+        {
+            return;
+        }
+        for d in &v.names {
+            if d.init.is_none() && d.dims.contains(&None) {
+                self.diag(
+                    d.span,
+                    "declaration",
+                    None,
+                    format!(
+                        "`{}` has an incomplete type: an array declared with `[]` needs an initializer unless it is `.extern`",
+                        d.name
+                    ),
+                );
+            }
+        }
+    }
+
     fn function(&mut self, f: &Function) {
         let Some(body) = &f.body else { return };
         let mut scope: Vec<Scope> = vec![Scope::default()];
@@ -497,6 +606,7 @@ impl<'c> Checker<'c> {
             match s {
                 Stmt::Instr(i) => self.instruction(i, scope),
                 Stmt::Block(inner, _) => self.stmts(inner, scope),
+                Stmt::Other(d) => self.abi_preserve(&d.name, &d.tokens, d.span),
                 _ => {}
             }
         }
@@ -504,6 +614,7 @@ impl<'c> Checker<'c> {
     }
 
     fn declare(&mut self, v: &VarDecl, scope: &mut [Scope]) {
+        self.incomplete_array(v);
         if v.space == ".reg" && !is_register_type(&v.ty) {
             self.diag(
                 v.span,

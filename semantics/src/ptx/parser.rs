@@ -527,6 +527,18 @@ impl<'s> Parser<'s> {
                 ".v2" | ".v4" | ".v8" if vector.is_some() => {
                     return self.err(t, format!("`{text}`: this declaration is already a vector"))
                 }
+                // PTX ISA 5.4.2 writes the vector before the element type
+                // (`.reg .v4 .f32 v`); ptxas 13.0 does not parse
+                // `.param .b32 .v2 x` ("Parsing error near '.v2'").
+                ".v2" | ".v4" | ".v8" if ty.is_some() => {
+                    return self.err(
+                        t,
+                        format!(
+                            "`{text}` must come before the type `{}`",
+                            ty.unwrap_or_default()
+                        ),
+                    )
+                }
                 ".v2" | ".v4" | ".v8" => vector = text[2..].parse().ok(),
                 ".attribute" => {
                     self.expect_punct(b'(', "after `.attribute`")?;

@@ -1,0 +1,186 @@
+//! The checker on whole-module declaration rules ptxas 13.0 enforces
+//! beyond the grammar (found on hand-written PTX of public projects,
+//! corpus/realworld): incomplete arrays, the vector qualifier's place,
+//! `.noreturn` on kernels, `.abi_preserve`'s PTX version. Each module is
+//! given with ptxas 13.0's verdict (`-arch=sm_90 -c`, run on the GPU
+//! machine 2026-11-27; `None`: accepted;
+//! `Some(text)`: rejected, and our message contains `text`).
+
+use ptx_semantics::check::{check_module, Options};
+use ptx_semantics::ptx::parse;
+
+fn module(version: &str, target: &str, items: &str) -> String {
+    format!(".version {version}\n.target {target}\n.address_size 64\n{items}\n")
+}
+
+/// Parse and check; a parse error counts as a finding with its message.
+fn findings(src: &str) -> Vec<String> {
+    match parse(src) {
+        Ok(m) => check_module(&m, &Options::default())
+            .into_iter()
+            .map(|d| d.message)
+            .collect(),
+        Err(e) => vec![e.to_string()],
+    }
+}
+
+#[test]
+fn declarations_get_ptxas_verdicts() {
+    // (PTX version, target, module items, ptxas 13.0 -arch=sm_90 -c).
+    let rows: &[(&str, &str, &str, Option<&str>)] = &[
+        // Incomplete arrays: sized by an initializer, or `.extern`.
+        (
+            "6.5",
+            "sm_70",
+            ".const .b32 foobar[];",
+            Some("incomplete type"),
+        ),
+        ("6.5", "sm_70", ".global .u32 g[];", Some("incomplete type")),
+        ("6.5", "sm_70", ".global .u32 g[] = {1, 2, 3};", None),
+        (
+            "6.5",
+            "sm_70",
+            ".global .b32 a[][2] = {{1, 2}, {3, 4}};",
+            None,
+        ),
+        ("6.5", "sm_70", ".extern .shared .b32 dyn[];", None),
+        ("6.5", "sm_70", ".extern .global .b32 ext[];", None),
+        (
+            "6.5",
+            "sm_70",
+            ".visible .func f() {\n.shared .b32 local_dyn[];\nret;\n}",
+            Some("incomplete type"),
+        ),
+        (
+            "6.5",
+            "sm_70",
+            ".visible .func f() {\n.shared .b32 sized[4];\nret;\n}",
+            None,
+        ),
+        // Kernel parameters need a size.
+        (
+            "6.5",
+            "sm_70",
+            ".visible .entry k(.param .b32 p[])\n{\nret;\n}",
+            Some("incomplete array"),
+        ),
+        (
+            "6.5",
+            "sm_70",
+            ".visible .entry k(.param .b32 p[4])\n{\nret;\n}",
+            None,
+        ),
+        // The vector qualifier precedes the type.
+        (
+            "6.5",
+            "sm_70",
+            ".visible .func f()\n{\n.reg .b32 .v2 v;\nret;\n}",
+            Some("must come before the type"),
+        ),
+        (
+            "6.5",
+            "sm_70",
+            ".visible .func f()\n{\n.local .b32 .v2 v;\nret;\n}",
+            Some("must come before the type"),
+        ),
+        (
+            "6.5",
+            "sm_70",
+            ".visible .func f()\n{\n.reg .v2 .b32 v;\n.local .v2 .b32 w;\nret;\n}",
+            None,
+        ),
+        // A parameter list takes vector `.reg`s but no vector `.param`.
+        (
+            "6.5",
+            "sm_70",
+            ".visible .func f(.param .b32 .v2 x)\n{\nret;\n}",
+            Some("must come before the type"),
+        ),
+        (
+            "8.5",
+            "sm_90",
+            ".visible .func f(.param .v2 .b32 x)\n{\nret;\n}",
+            Some("cannot be a vector"),
+        ),
+        (
+            "8.5",
+            "sm_90",
+            ".visible .func (.param .v2 .b32 r) f()\n{\nret;\n}",
+            Some("cannot be a vector"),
+        ),
+        (
+            "8.5",
+            "sm_90",
+            ".visible .entry k(.param .v2 .b32 x)\n{\nret;\n}",
+            Some("cannot be a vector"),
+        ),
+        (
+            "6.5",
+            "sm_70",
+            ".visible .func f(.reg .v2 .b32 x)\n{\nret;\n}",
+            None,
+        ),
+        // `.noreturn` is for device functions.
+        (
+            "6.4",
+            "sm_70",
+            ".visible .entry k() .noreturn\n{\ntrap;\n}",
+            Some("`.noreturn` applies to a `.func`"),
+        ),
+        (
+            "6.4",
+            "sm_70",
+            ".visible .func f() .noreturn\n{\ntrap;\n}",
+            None,
+        ),
+        // `.abi_preserve` from PTX ISA 9.0 and sm_80 on.
+        (
+            "8.5",
+            "sm_90",
+            ".visible .func f() .abi_preserve 4\n{\nret;\n}",
+            Some("needs PTX ISA 9.0"),
+        ),
+        (
+            "9.0",
+            "sm_70",
+            ".visible .func f() .abi_preserve 4\n{\nret;\n}",
+            Some("needs `.target sm_80`"),
+        ),
+        (
+            "9.0",
+            "sm_80",
+            ".visible .func f() .abi_preserve 4\n{\nret;\n}",
+            None,
+        ),
+        (
+            "9.0",
+            "sm_90",
+            ".visible .func f() .abi_preserve_control 4\n{\nret;\n}",
+            None,
+        ),
+        (
+            "9.0",
+            "sm_90",
+            ".visible .func f()\n{\np: .callprototype _ (.param .u32 a) .abi_preserve 4;\nret;\n}",
+            None,
+        ),
+        (
+            "9.0",
+            "sm_75",
+            ".visible .func f()\n{\np: .callprototype _ (.param .u32 a) .abi_preserve 4;\nret;\n}",
+            Some("needs `.target sm_80`"),
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (version, target, items, want) in rows {
+        let got = findings(&module(version, target, items));
+        let ok = match want {
+            None => got.is_empty(),
+            Some(text) => got.iter().any(|m| m.contains(text)),
+        };
+        if !ok {
+            wrong.push(format!("{items}: want {want:?}, got {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
