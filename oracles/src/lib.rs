@@ -18,4 +18,6 @@ pub mod forms;
 pub mod inputs;
 pub mod ptx;
 #[cfg(feature = "z3")]
+pub mod z3_arith;
+#[cfg(feature = "z3")]
 pub mod z3_engine;

@@ -39,7 +39,7 @@ impl Z3Engine {
     }
 }
 
-fn rounding(mode: Mode) -> z3::ast::RoundingMode {
+pub(crate) fn rounding(mode: Mode) -> z3::ast::RoundingMode {
     use z3::ast::RoundingMode as R;
     match mode {
         Mode::NearestEven => R::round_nearest_ties_to_even(),
@@ -55,7 +55,7 @@ fn sort(f: Fp) -> Sort {
 }
 
 /// `((_ to_fp eb sb) bv)`: the float whose IEEE encoding is `bits`.
-fn float_from_bits(f: Fp, bits: u64) -> Float {
+pub(crate) fn float_from_bits(f: Fp, bits: u64) -> Float {
     let bv = BV::from_u64(bits, f.width());
     let s = sort(f);
     let ctx: &Context = bv.get_ctx();
@@ -90,7 +90,7 @@ fn float_from_int(bits: u64, width: u32, signed: bool, dst: Fp, mode: Mode) -> F
 }
 
 /// The IEEE encoding of a constant float term, evaluated by Z3.
-fn bits_of(f: &Float) -> u64 {
+pub(crate) fn bits_of(f: &Float) -> u64 {
     f.to_ieee_bv()
         .simplify()
         .as_u64()
