@@ -639,7 +639,8 @@ impl<'c> Checker<'c> {
                 Symbol::Var(intern_space(&v.space))
             };
             if d.range.is_some() {
-                top.ranges.insert(d.name.clone(), sym);
+                top.ranges
+                    .insert(d.name.clone(), (sym, d.range.unwrap_or(0)));
                 continue;
             }
             if top.names.insert(d.name.clone(), sym).is_some() {
@@ -695,14 +696,22 @@ impl<'c> Checker<'c> {
             .count();
         // Trailing ASCII digits: the stem ends on a character boundary.
         let stem = name.get(..name.len() - digits).unwrap_or(name);
+        // `%r<10>` declares `%r0` .. `%r9` (PTX ISA 5.4.2, parameterized
+        // variable names): the suffix is a number below the count (ptxas
+        // 13.0 takes `%r05` as `%r5`, and `%r10` is an "Unknown symbol").
+        let index = name
+            .get(stem.len()..)
+            .filter(|d| !d.is_empty())
+            .and_then(|d| d.parse::<u64>().ok());
         for s in scope.iter().rev() {
             if let Some(sym) = s.names.get(name) {
                 return Some(*sym);
             }
-            // `%r<10>` declares %r0..%r9.
-            if stem.len() < name.len() {
-                if let Some(sym) = s.ranges.get(stem) {
-                    return Some(*sym);
+            if let Some(i) = index {
+                if let Some((sym, count)) = s.ranges.get(stem) {
+                    if i < u64::from(*count) {
+                        return Some(*sym);
+                    }
                 }
             }
         }
@@ -1490,7 +1499,8 @@ impl<'c> Checker<'c> {
 #[derive(Default)]
 struct Scope {
     names: HashMap<String, Symbol, Fnv>,
-    ranges: HashMap<String, Symbol, Fnv>,
+    /// Each range's symbol and count.
+    ranges: HashMap<String, (Symbol, u32), Fnv>,
 }
 
 /// A fast hash for the short names of a PTX module, eight bytes at a

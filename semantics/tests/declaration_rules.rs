@@ -184,3 +184,30 @@ fn declarations_get_ptxas_verdicts() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// `%r<10>` declares `%r0` .. `%r9`: ptxas 13.0 (`-arch=sm_90 -c`) takes
+/// `%r9` and `%r05` (as `%r5`), and calls `%r10` an "Unknown symbol".
+#[test]
+fn parameterized_names_stop_at_their_count() {
+    for (reg, ok) in [
+        ("%r9", true),
+        ("%r05", true),
+        ("%r00", true),
+        ("%r10", false),
+    ] {
+        let src = module(
+            "8.0",
+            "sm_90",
+            &format!(".visible .entry k()\n{{\n.reg .b32 %r<10>;\nmov.b32 {reg}, 1;\nret;\n}}"),
+        );
+        let got = findings(&src);
+        if ok {
+            assert!(got.is_empty(), "{reg}: {got:?}");
+        } else {
+            assert!(
+                got.iter().any(|m| m.contains("is not declared")),
+                "{reg}: {got:?}"
+            );
+        }
+    }
+}
