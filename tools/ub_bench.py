@@ -9,14 +9,15 @@ through the simulator and the summary counts them: confirmed, not confirmed
 (each listed with what the simulator did instead; `conform ub` reports such
 a finding unknown, its witness as the candidate) and not possible (the
 simulator cannot run the kernel). Every unknown is listed with its reason,
-and the kernels over 2 s are counted."""
+the kernels over 2 s are counted, and so are the instructions the search
+does not interpret (`opaque`: their results are unknowns)."""
 import json, statistics, subprocess, sys
 
 args = sys.argv[1:]
 replay = "--replay" in args
 args = [a for a in args if a != "--replay"]
 conform, files = args[0], args[1:]
-times, failed, witnesses, unknown, findings = [], [], 0, 0, 0
+times, failed, witnesses, unknown, findings, opaque = [], [], 0, 0, 0, 0
 unknowns = []
 replays = {"confirmed": 0, "not-confirmed": 0, "impossible": 0}
 not_confirmed = []
@@ -28,6 +29,7 @@ for f in files:
         continue
     for k in json.loads(out.stdout)["kernels"]:
         times.append(k["solve_ms"])
+        opaque += k.get("opaque", 0)
         findings += len(k["findings"])
         witnesses += sum(1 for x in k["findings"] if x["verdict"] == "witness")
         unknown += sum(1 for x in k["findings"] if x["verdict"] == "unknown")
@@ -51,6 +53,7 @@ if times:
     over = sum(1 for t in times if t >= 2000)
     print(f"solve time per kernel: median {statistics.median(times):.1f} ms, 90th percentile {q:.1f} ms, max {max(times):.1f} ms, under 100 ms {under}, 2 s or more {over}, total {sum(times)/1e3:.2f} s")
 print(f"preconditions answered: {findings}; witnesses: {witnesses}; unknown: {unknown}")
+print(f"instructions not interpreted by the search: {opaque}")
 for line in unknowns:
     print(f"  unknown: {line}")
 if replay:

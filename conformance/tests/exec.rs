@@ -162,7 +162,7 @@ fn bad_input_exits_two() {
     // an instruction the simulator does not model
     let fp = write(
         "fp.ptx",
-        ".version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .f32 %f<3>;\n\tsin.approx.f32 %f1, %f2;\n\tret;\n}\n",
+        ".version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<3>;\n\tldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%r2];\n\tret;\n}\n",
     );
     let out = conform(&["exec", fp.to_str().unwrap(), "--kernel", "k"]);
     assert_eq!(code!(out), 2);

@@ -191,3 +191,92 @@ pub struct Field {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub decoded: String,
 }
+
+/// What an expected output field asks for (docs/results-schema.md). Most
+/// fields expect their bits (outside the mask); the approximate
+/// floating-point instructions' fields expect a value within a bound, said
+/// in the field's `decoded` words so that every reader of
+/// `ptx-conform-results/1` shows it: `within [LO .. HI]` (each end `0x...`
+/// with its value in parentheses; `hex` holds the correctly rounded exact
+/// result) or `any NaN`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expectation {
+    /// The bits in `hex`, outside the mask.
+    Bits,
+    /// Any non-NaN value from `lo` to `hi` (in the order `-inf < ... < -0.0
+    /// < +0.0 < ... < +inf`), each end as written (`0x3f7ffffe (0.99999988)`).
+    Within { lo: String, hi: String },
+    /// Any NaN.
+    AnyNan,
+}
+
+/// The words of [`Expectation::AnyNan`].
+pub const ANY_NAN: &str = "any NaN";
+
+impl Field {
+    /// An expected field that asks for a value within `[lo, hi]` (each end
+    /// as `0x... (value)`), `hex` the nominal value.
+    pub fn within(name: &str, hex: String, lo: &str, hi: &str) -> Field {
+        Field {
+            name: name.to_string(),
+            hex,
+            decoded: format!("within [{lo} .. {hi}]"),
+        }
+    }
+
+    /// An expected field that asks for any NaN.
+    pub fn any_nan(name: &str, hex: String) -> Field {
+        Field {
+            name: name.to_string(),
+            hex,
+            decoded: ANY_NAN.to_string(),
+        }
+    }
+
+    /// What this field, read as an expected value, asks for.
+    pub fn expectation(&self) -> Expectation {
+        if self.decoded == ANY_NAN {
+            return Expectation::AnyNan;
+        }
+        self.decoded
+            .strip_prefix("within [")
+            .and_then(|s| s.strip_suffix(']'))
+            .and_then(|s| s.split_once(" .. "))
+            .map_or(Expectation::Bits, |(lo, hi)| Expectation::Within {
+                lo: lo.to_string(),
+                hi: hi.to_string(),
+            })
+    }
+}
+
+#[cfg(test)]
+mod expectation_tests {
+    use super::*;
+
+    #[test]
+    fn expectations_read_back() {
+        let w = Field::within(
+            "d",
+            "0x3f800000".into(),
+            "0x3f7ffffe (0.99999988)",
+            "0x3f800002 (1.0000002)",
+        );
+        assert_eq!(
+            w.expectation(),
+            Expectation::Within {
+                lo: "0x3f7ffffe (0.99999988)".into(),
+                hi: "0x3f800002 (1.0000002)".into()
+            }
+        );
+        assert_eq!(
+            Field::any_nan("d", "0x7fffffff".into()).expectation(),
+            Expectation::AnyNan
+        );
+        let plain = Field {
+            name: "d".into(),
+            hex: "0x1".into(),
+            decoded: "1.5".into(),
+        };
+        assert_eq!(plain.expectation(), Expectation::Bits);
+    }
+}

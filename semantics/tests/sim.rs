@@ -432,7 +432,8 @@ fn nvcc_corpus_kernels_load_or_are_refused_and_never_panic() {
         .filter(|p| p.to_string_lossy().ends_with(".sm_90.ptx"))
         .collect();
     files.sort();
-    let (mut loaded, mut refused, mut ran) = (0, 0, 0);
+    let (mut loaded, mut ran) = (0, 0);
+    let mut refused = Vec::new();
     for f in files {
         let src = std::fs::read_to_string(&f).unwrap();
         let module = parse(&src).unwrap();
@@ -444,7 +445,7 @@ fn nvcc_corpus_kernels_load_or_are_refused_and_never_panic() {
                 continue;
             }
             match sim::prepare(&module, &func.name, &WindowProfile::SM90) {
-                Err(_) => refused += 1,
+                Err(e) => refused.push(format!("{}: {}: {e}", f.display(), func.name)),
                 Ok(prog) => {
                     loaded += 1;
                     let args = prog
@@ -473,8 +474,15 @@ fn nvcc_corpus_kernels_load_or_are_refused_and_never_panic() {
             }
         }
     }
-    println!("nvcc corpus kernels: {loaded} loaded ({ran} ran), {refused} refused");
-    assert!(loaded > 0 && ran > 0);
+    println!(
+        "nvcc corpus kernels: {loaded} loaded ({ran} ran), {} refused",
+        refused.len()
+    );
+    // all 134 entry kernels of the 43 sm_90 sources load and run (the last
+    // two refused, for `red.async` and vector `multimem.ld_reduce`, until
+    // 2026-11-27)
+    assert!(refused.is_empty(), "{refused:#?}");
+    assert_eq!((loaded, ran), (134, 134));
 }
 
 #[test]

@@ -459,3 +459,236 @@ WAIT:
         assert_eq!(&o.buffers[1].bytes[32..], &input[32..], "{name}");
     }
 }
+
+#[test]
+fn red_async_into_the_other_cta_reduces_and_completes_on_its_mbarrier() {
+    // PTX ISA 9.7.13.7: CTA 0 reduces five elements of CTA 1's shared
+    // memory with red.async (`.add.u32`, `.inc.u32`, `.max.s32`, `.and.b32`,
+    // `.add.u64`: 24 bytes); CTA 1 set their old values, expects 24
+    // bytes, waits and writes them out. The new values are computed here
+    // with Rust's operations and the `inc` of the spec's `red`
+    // ("`inc(r, s) = (r >= s) ? 0 : r+1`").
+    let old: [u64; 5] = [
+        0xffff_fff0,
+        7,
+        (-5i32) as u32 as u64,
+        0xf0f0_f0f0,
+        u64::MAX - 1,
+    ];
+    let src: [u64; 5] = [0x20, 7, (-9i32) as u32 as u64, 0x0ff0_0ff0, 5];
+    let body = format!(
+        "\
+	.reg .pred %p<4>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<8>;
+	.shared .align 16 .b8 buf[32];
+	.shared .align 8 .b64 bar;
+	ld.param.u64 %rd3, [dst];
+	mov.u32 %r1, %cluster_ctarank;
+	setp.eq.u32 %p1, %r1, 1;
+	@!%p1 bra SYNC;
+	mbarrier.init.shared::cta.b64 [bar], 1;
+	mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [bar], 24;
+	st.shared.v4.u32 [buf], {{{}, {}, {}, {}}};
+	st.shared.u64 [buf+16], {};
+SYNC:
+	barrier.cluster.arrive;
+	barrier.cluster.wait;
+	@%p1 bra WAIT;
+	mov.u32 %r2, buf;
+	mapa.shared::cluster.u32 %r2, %r2, 1;
+	mov.u32 %r3, bar;
+	mapa.shared::cluster.u32 %r3, %r3, 1;
+	red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r2], {}, [%r3];
+	red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.u32 [%r2+4], {}, [%r3];
+	red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.max.s32 [%r2+8], {}, [%r3];
+	red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.and.b32 [%r2+12], {}, [%r3];
+	mov.b64 %rd4, {};
+	red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u64 [%r2+16], %rd4, [%r3];
+	bra DONE;
+WAIT:
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;
+	@!%p2 bra WAIT;
+	ld.shared.v4.u32 {{%r4, %r5, %r6, %r7}}, [buf];
+	st.global.v4.u32 [%rd3], {{%r4, %r5, %r6, %r7}};
+	ld.shared.u64 %rd5, [buf+16];
+	st.global.u64 [%rd3+16], %rd5;
+DONE:
+	barrier.cluster.arrive;
+	barrier.cluster.wait;
+	ret;",
+        old[0], old[1], old[2], old[3], old[4], src[0], src[1], src[2], src[3], src[4]
+    );
+    let prog = program(&body, ".param .u64 dst", "");
+    let mut launch = Launch::new(
+        [2, 1, 1],
+        [1, 1, 1],
+        vec![Arg::Buffer {
+            addr: None,
+            bytes: vec![0; 24],
+        }],
+    );
+    launch.cluster = Some([2, 1, 1]);
+    let inc = |r: u32, s: u32| if r >= s { 0 } else { r + 1 };
+    let mut want = Vec::new();
+    want.extend((old[0] as u32).wrapping_add(src[0] as u32).to_le_bytes());
+    want.extend(inc(old[1] as u32, src[1] as u32).to_le_bytes());
+    want.extend((old[2] as i32).max(src[2] as i32).to_le_bytes());
+    want.extend((old[3] as u32 & src[3] as u32).to_le_bytes());
+    want.extend(old[4].wrapping_add(src[4]).to_le_bytes());
+    // five operations in flight: the eager, late and random schedules
+    // (the explorer's are too many to visit here)
+    let mut runs = Vec::new();
+    let mut scheds = vec![Schedule::Eager, Schedule::Late];
+    scheds.extend((1..=4).map(Schedule::Random));
+    for s in scheds {
+        let mut l = launch.clone();
+        l.schedule = s.clone();
+        runs.push((format!("{s:?}"), sim::run(&prog, &l).unwrap()));
+    }
+    for (name, o) in runs {
+        assert!(o.reports.is_empty(), "{name}: {:?}", o.reports);
+        assert!(
+            o.undefined_results.is_empty(),
+            "{name}: {:?}",
+            o.undefined_results
+        );
+        assert_eq!(o.buffers[0].bytes, want, "{name}");
+    }
+}
+
+#[test]
+fn red_async_forms_outside_the_table_are_refused() {
+    for form in [
+        "add.u16", "inc.s32", "min.b32", "and.u64", "add.f32", "max.u64",
+    ] {
+        let src = format!(
+            "{HEAD}.visible .entry k()\n{{\n\t.reg .b32 %r<4>;\n\tred.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.{form} [%r1], %r2, [%r3];\n\tret;\n}}\n"
+        );
+        let module = parse(&src).unwrap();
+        assert!(
+            sim::prepare(&module, "k", &WindowProfile::SM90).is_err(),
+            "{form}"
+        );
+    }
+}
+
+/// A launch with two 32-byte buffers (`a`, `b`) behind a multicast object.
+fn multimem_launch(a_bytes: Vec<u8>, b_bytes: Vec<u8>) -> Launch {
+    let (a, b, mc) = (
+        0x7f00_0010_0000u64,
+        0x7f00_0020_0000u64,
+        0x7f00_0030_0000u64,
+    );
+    let mut launch = Launch::new(
+        [1, 1, 1],
+        [1, 1, 1],
+        vec![
+            Arg::Buffer {
+                addr: Some(a),
+                bytes: a_bytes,
+            },
+            Arg::Buffer {
+                addr: Some(b),
+                bytes: b_bytes,
+            },
+            Arg::u64(mc),
+            Arg::Buffer {
+                addr: None,
+                bytes: vec![0; 32],
+            },
+        ],
+    );
+    launch.multicast.push(sim::Multicast {
+        addr: mc,
+        size: 32,
+        members: vec![a, b],
+    });
+    launch
+}
+
+fn words(v: &[u32]) -> Vec<u8> {
+    v.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+#[test]
+fn vector_and_half_precision_multimem() {
+    // PTX ISA 9.7.9.14: `.v4.f32` reduces each of four elements over the
+    // two locations; `.f16x2` and `.v2.bf16x2` each of their halves (with
+    // `.acc::f32`); `.red.v2.f16x2` adds into both locations. Expected
+    // values from Rust's f32 arithmetic (f16 and bf16 sums below are exact
+    // in f32 and in the format).
+    let fa: [f32; 4] = [1.5, -2.0, 1e30, 0.25];
+    let fb: [f32; 4] = [2.25, 0.5, 1e30, -0.75];
+    let h = |x: f32| -> u16 {
+        // the f16 encodings of small exact values: 1.0 = 0x3c00 ... built
+        // from the f32 bits (normal, exactly representable inputs only)
+        let b = x.to_bits();
+        let sign = (b >> 16) & 0x8000;
+        let exp = ((b >> 23) & 0xff) as i32 - 127 + 15;
+        (sign | ((exp as u32) << 10) | ((b >> 13) & 0x3ff)) as u16
+    };
+    let bf = |x: f32| (x.to_bits() >> 16) as u16;
+    let pair = |lo: u16, hi: u16| u32::from(lo) | u32::from(hi) << 16;
+    let mut a = words(&fa.map(f32::to_bits));
+    // +16: f16x2 (ld_reduce, then red); +20: f16x2 (red); +24, +28:
+    // `.v2.bf16x2`
+    a.extend(words(&[
+        pair(h(1.0), h(-3.5)),
+        pair(h(2.0), h(0.75)),
+        pair(bf(2.0), bf(0.5)),
+        pair(bf(-1.0), bf(8.0)),
+    ]));
+    let mut b = words(&fb.map(f32::to_bits));
+    b.extend(words(&[
+        pair(h(0.5), h(1.25)),
+        pair(h(-4.0), h(6.0)),
+        pair(bf(3.0), bf(0.25)),
+        pair(bf(4.0), bf(-8.0)),
+    ]));
+    let body = "\
+	.reg .b32 %r<8>;
+	.reg .f32 %f<8>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd3, [pm];
+	ld.param.u64 %rd4, [out];
+	multimem.ld_reduce.relaxed.sys.global.add.v4.f32 {%f1, %f2, %f3, %f4}, [%rd3];
+	st.global.v4.f32 [%rd4], {%f1, %f2, %f3, %f4};
+	multimem.ld_reduce.relaxed.sys.global.add.acc::f32.f16x2 %r1, [%rd3+16];
+	multimem.ld_reduce.relaxed.sys.global.add.acc::f32.v2.bf16x2 {%r2, %r3}, [%rd3+24];
+	st.global.v4.u32 [%rd4+16], {%r1, %r2, %r3, %r1};
+	mov.b32 %r4, 0x3c003c00;
+	multimem.red.relaxed.sys.global.add.v2.f16x2 [%rd3+16], {%r4, %r4};
+	ret;";
+    let prog = program(
+        body,
+        ".param .u64 pa, .param .u64 pb, .param .u64 pm, .param .u64 out",
+        "",
+    );
+    let o = sim::run(&prog, &multimem_launch(a, b)).unwrap();
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+    let mut want = words(&[
+        (fa[0] + fb[0]).to_bits(),
+        (fa[1] + fb[1]).to_bits(),
+        (fa[2] + fb[2]).to_bits(),
+        (fa[3] + fb[3]).to_bits(),
+    ]);
+    let sum16 = pair(h(1.0 + 0.5), h(-3.5 + 1.25));
+    want.extend(words(&[
+        sum16,
+        pair(bf(2.0 + 3.0), bf(0.5 + 0.25)),
+        pair(bf(-1.0 + 4.0), bf(8.0 - 8.0)),
+        sum16,
+    ]));
+    assert_eq!(o.buffers[2].bytes, want);
+    // `.red.v2.f16x2` adds 1.0 to each half of the two words at +16
+    let red = |x: f32, y: f32| pair(h(x + 1.0), h(y + 1.0));
+    assert_eq!(
+        &o.buffers[0].bytes[16..24],
+        &words(&[red(1.0, -3.5), red(2.0, 0.75)])[..]
+    );
+    assert_eq!(
+        &o.buffers[1].bytes[16..24],
+        &words(&[red(0.5, 1.25), red(-4.0, 6.0)])[..]
+    );
+}

@@ -171,6 +171,81 @@ fn misaligned_and_local_atoms_are_undefined() {
     assert_eq!(sections(&o).len(), 1);
 }
 
+/// The clause the simulator stops with.
+fn clause(o: &Outcome) -> (&'static str, &'static str) {
+    match o.reports.first().map(|r| &r.kind) {
+        Some(StopKind::Undefined(u)) => (u.section, u.rule),
+        k => panic!("expected undefined behaviour, got {k:?}"),
+    }
+}
+
+fn rule_of(p: &ptx_semantics::precond::Precondition) -> (&'static str, &'static str) {
+    (p.section, p.rule)
+}
+
+/// A generic `atom`/`red` address must point to the global or shared
+/// window (PTX ISA 9.7.13.5, 9.7.13.6): the simulator stops with the
+/// preconditions `conform ub` asks (`table::atom`), alignment first.
+#[test]
+fn generic_atoms_outside_global_and_shared_stop_with_the_table_s_clause() {
+    use ptx_semantics::precond::table;
+    let local = "\t.local .align 8 .u32 v[2];\n\tmov.u64 %rd2, v;\n\tcvta.local.u64 %rd3, %rd2;\n";
+    let o = run(&format!("{local}\tatom.add.u32 %r1, [%rd3], 1;"), 8, 1);
+    assert_eq!(clause(&o), rule_of(&table::ATOM_GENERIC_SPACE));
+    let o = run(&format!("{local}\tred.add.u32 [%rd3], 1;"), 8, 1);
+    assert_eq!(clause(&o), rule_of(&table::RED_GENERIC_SPACE));
+    // misaligned and in the local window: the alignment rule first
+    let o = run(&format!("{local}\tatom.add.u32 %r1, [%rd3+2], 1;"), 8, 1);
+    assert_eq!(clause(&o), rule_of(&table::ALIGNED));
+    // a generic address of the global buffer and of a shared variable: no
+    // stop, and the atom happened
+    let o = run(
+        "\t.shared .align 4 .u32 s;\n\tmov.u64 %rd2, s;\n\tcvta.shared.u64 %rd3, %rd2;\n\tst.shared.u32 [s], 4;\n\tatom.add.u32 %r1, [%rd3], 1;\n\tatom.add.u32 %r2, [%rd1], 3;\n\tld.shared.u32 %r3, [s];\n\tst.global.u32 [%rd1+4], %r3;",
+        8,
+        1,
+    );
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+    assert_eq!((u32_at(&o, 0), u32_at(&o, 4)), (3, 5));
+}
+
+/// The warp and CTA synchronisation rules the simulator checks are the
+/// ones `conform ub` asks (`table::BAR_OPERANDS`,
+/// `table::BAR_WARP_SYNC_MEMBER`, `table::warp_member`): same section,
+/// same sentence.
+#[test]
+fn warp_and_barrier_rules_stop_with_the_table_s_clauses() {
+    use ptx_semantics::precond::table;
+    let o = run("\tmov.u32 %r1, 16;\n\tbar.sync %r1;", 8, 32);
+    assert_eq!(clause(&o), rule_of(&table::BAR_OPERANDS));
+    let o = run("\tbar.sync 1, 48;", 8, 64);
+    assert_eq!(clause(&o), rule_of(&table::BAR_OPERANDS));
+    let o = run("\tbar.arrive 1, 0;", 8, 32);
+    assert_eq!(clause(&o), rule_of(&table::BAR_ARRIVE_OPERANDS));
+    let o = run("\tbar.warp.sync 0xfffffffe;", 8, 32);
+    assert_eq!(clause(&o), rule_of(&table::BAR_WARP_SYNC_MEMBER));
+    let o = run(
+        "\tsetp.ne.u32 %p1, 0, 0;\n\tvote.sync.ballot.b32 %r1, %p1, 0xfffffffe;",
+        8,
+        32,
+    );
+    assert_eq!(clause(&o), rule_of(&table::VOTE_SYNC_MEMBER));
+    let o = run("\tredux.sync.add.u32 %r1, 1, 0xfffffffe;", 8, 32);
+    assert_eq!(clause(&o), rule_of(&table::REDUX_SYNC_MEMBER));
+    let o = run("\telect.sync %r1|%p1, 0xfffffffe;", 8, 32);
+    assert_eq!(clause(&o), rule_of(&table::ELECT_SYNC_MEMBER));
+    let o = run("\tmatch.any.sync.b32 %r1, 7, 0xfffffffe;", 8, 32);
+    assert_eq!(clause(&o), rule_of(&table::MATCH_SYNC_MEMBER));
+    let o = run("\tmov.u32 %r1, 32;\n\tfns.b32 %r2, 0xff, %r1, 1;", 8, 1);
+    assert_eq!(clause(&o), rule_of(&table::FNS_BASE));
+    // inside the rules: no stop
+    let o = run(
+        "\tbar.sync 15, 32;\n\tbar.warp.sync 0xffffffff;\n\tfns.b32 %r2, 0xff, 31, 1;",
+        8,
+        32,
+    );
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+}
+
 #[test]
 fn unspecified_memory_makes_the_atom_unspecified() {
     // uninitialized shared memory: the old value and the sum are unknown

@@ -199,3 +199,157 @@ fn vote_waits_for_diverged_members() {
     );
     assert_eq!(r2_r3(&b), (vec![0xAAAA_AAAA; 32], vec![496; 32]));
 }
+
+#[test]
+fn match_any_and_all() {
+    // "match.any: d is set to mask corresponding to non-exited threads in
+    // membermask that have same value of operand a": a = laneid % 3
+    let d = r2("\trem.u32 %r4, %r1, 3;\n\tmatch.any.sync.b32 %r2, %r4, 0xffffffff;");
+    let want: Vec<u32> = (0..32u32)
+        .map(|l| {
+            (0..32u32)
+                .filter(|k| k % 3 == l % 3)
+                .fold(0, |m, k| m | 1 << k)
+        })
+        .collect();
+    assert_eq!(d, want);
+    // .b64: the low words agree, the high words split odd and even lanes
+    let d = r2(
+        "\tand.b32 %r4, %r1, 1;\n\tmov.b64 %rd4, {7, %r4};\n\tmatch.any.sync.b64 %r2, %rd4, 0xffffffff;",
+    );
+    let want: Vec<u32> = (0..32)
+        .map(|l: u32| {
+            if l.is_multiple_of(2) {
+                0x5555_5555
+            } else {
+                0xAAAA_AAAA
+            }
+        })
+        .collect();
+    assert_eq!(d, want);
+    // match.all: the whole mask when every member agrees, with p true;
+    // else 0 and p false
+    let all = |a: &str, mask: &str| {
+        r2_r3(&format!(
+            "{a}\tmatch.all.sync.b32 %r2|%p2, %r4, {mask};\n\tselp.u32 %r3, 1, 0, %p2;"
+        ))
+    };
+    assert_eq!(
+        all("\tmov.u32 %r4, 5;\n", "0xffffffff"),
+        (vec![u32::MAX; 32], vec![1; 32])
+    );
+    assert_eq!(
+        all("\tshr.u32 %r4, %r1, 4;\n", "0xffffffff"),
+        (vec![0; 32], vec![0; 32])
+    );
+    // members: lanes < 16, whose laneid >> 4 agree
+    let skip = "\tshr.u32 %r4, %r1, 4;\n\tsetp.ge.u32 %p1, %r1, 16;\n\t@%p1 bra OUT;\n";
+    assert_eq!(all(skip, "0xffff"), (only(0, 16, 0xffff), only(0, 16, 1)));
+}
+
+/// `redux.sync.{min,max}{.abs}{.NaN}.f32` over lane values `v(l)`.
+fn redux_f32(form: &str, v: impl Fn(u32) -> f32) -> Vec<u32> {
+    let words: Vec<String> = (0..32)
+        .map(|l| format!("0f{:08X}", v(l).to_bits()))
+        .collect();
+    // a value per lane through a chain of selp on the laneid
+    let mut body = String::from("\tmov.b32 %r4, 0;\n");
+    for (l, w) in words.iter().enumerate() {
+        body += &format!("\tsetp.eq.u32 %p1, %r1, {l};\n\tselp.b32 %r4, {w}, %r4, %p1;\n");
+    }
+    body += &format!("\tredux.sync.{form}.f32 %r2, %r4, 0xffffffff;");
+    r2(&body)
+}
+
+#[test]
+fn redux_f32_min_max_abs_nan() {
+    let v = |l: u32| (l as f32 - 10.5) * 0.75;
+    // Rust's f32::min/max ignore a NaN operand, as min/max.f32 do
+    let min = (0..32).map(v).fold(f32::INFINITY, f32::min);
+    let max = (0..32).map(v).fold(f32::NEG_INFINITY, f32::max);
+    let amin = (0..32).map(|l| v(l).abs()).fold(f32::INFINITY, f32::min);
+    let amax = (0..32)
+        .map(|l| v(l).abs())
+        .fold(f32::NEG_INFINITY, f32::max);
+    assert_eq!(redux_f32("min", v), vec![min.to_bits(); 32]);
+    assert_eq!(redux_f32("max", v), vec![max.to_bits(); 32]);
+    assert_eq!(redux_f32("min.abs", v), vec![amin.to_bits(); 32]);
+    assert_eq!(redux_f32("max.abs", v), vec![amax.to_bits(); 32]);
+    // a NaN in lane 3: ignored, or with .NaN the canonical NaN
+    let with_nan = |l: u32| if l == 3 { f32::NAN } else { v(l) };
+    assert_eq!(redux_f32("min", with_nan), vec![min.to_bits(); 32]);
+    assert_eq!(redux_f32("max.NaN", with_nan), vec![0x7fff_ffff; 32]);
+    // "-0.0 < +0.0"
+    let zeros = |l: u32| if l.is_multiple_of(2) { 0.0 } else { -0.0 };
+    assert_eq!(redux_f32("min", zeros), vec![0x8000_0000; 32]);
+    assert_eq!(redux_f32("max", zeros), vec![0; 32]);
+}
+
+/// Runs `body` on two warps of one CTA with a 256-byte buffer at `%rd1`;
+/// `%r1` holds %tid.x.
+fn two_warps(body: &str) -> sim::Outcome {
+    let src = format!(
+        "{HEAD}.visible .entry k(.param .u64 p)\n{{\n\t.reg .pred %p<8>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<8>;\n\t.shared .align 4 .b8 sh[256];\n\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, %tid.x;\n{body}\n\tret;\n}}\n"
+    );
+    let module = parse(&src).unwrap_or_else(|e| panic!("{e:?}\n{src}"));
+    let prog =
+        sim::prepare(&module, "k", &WindowProfile::SM90).unwrap_or_else(|e| panic!("{e}\n{src}"));
+    let launch = Launch::new(
+        [1, 1, 1],
+        [64, 1, 1],
+        vec![Arg::Buffer {
+            addr: None,
+            bytes: vec![0; 256],
+        }],
+    );
+    sim::run(&prog, &launch).unwrap()
+}
+
+#[test]
+fn bar_arrive_lets_producers_go_on_and_consumers_wait() {
+    // PTX ISA 9.7.13.1's producer-consumer pattern: warp 0 writes shared
+    // memory and arrives on barrier 1 (64 threads) without waiting; warp 1
+    // waits there (bar.sync 1, 64) and then reads what warp 0 wrote.
+    let body = "\
+	shl.b32 %r2, %r1, 2;
+	mov.u32 %r3, sh;
+	setp.ge.u32 %p1, %r1, 32;
+	@%p1 bra CONSUMER;
+	add.u32 %r4, %r3, %r2;
+	add.u32 %r5, %r1, 100;
+	st.shared.u32 [%r4], %r5;
+	bar.arrive 1, 64;
+	bra END;
+CONSUMER:
+	bar.sync 1, 64;
+	sub.u32 %r6, %r2, 128;
+	add.u32 %r4, %r3, %r6;
+	ld.shared.u32 %r5, [%r4];
+	cvt.u64.u32 %rd2, %r6;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r5;
+END:";
+    let o = two_warps(body);
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+    let got: Vec<u32> = (0..32)
+        .map(|k| u32::from_le_bytes(o.buffers[0].bytes[4 * k..4 * k + 4].try_into().unwrap()))
+        .collect();
+    assert_eq!(got, (100..132).collect::<Vec<u32>>());
+    // without the arrive, the consumers wait forever
+    let o = two_warps(&body.replace("bar.arrive 1, 64;", "add.u32 %r7, %r7, 0;"));
+    assert!(o
+        .reports
+        .iter()
+        .any(|r| matches!(r.kind, StopKind::Deadlock(_))));
+}
+
+#[test]
+fn trap_stops_the_thread_and_brkpt_does_nothing() {
+    let o = run("\tsetp.eq.u32 %p1, %r1, 5;\n\t@%p1 trap;\n\tbrkpt;\n\tmov.u32 %r2, 1;");
+    assert_eq!(o.reports.len(), 1, "{:?}", o.reports);
+    assert!(matches!(&o.reports[0].kind, StopKind::Resource(w) if w.starts_with("trap")));
+    let word =
+        |k: usize| u32::from_le_bytes(o.buffers[0].bytes[4 * k..4 * k + 4].try_into().unwrap());
+    assert_eq!(word(5), 0);
+    assert!((0..32).filter(|&k| k != 5).all(|k| word(k) == 1));
+}

@@ -98,9 +98,9 @@ pub fn binary(op: BinOp, ty: IntTy, a: &BV, b: &BV, tag: &str) -> BV {
     zext64(&r)
 }
 
-/// A unary operation; those not interpreted give a fresh value named
-/// after `tag`.
-pub fn unary(op: UnOp, ty: IntTy, a: &BV, tag: &str) -> BV {
+/// A unary operation (`popc`, `clz`, `brev` as `crate::arith` reads them,
+/// after the same functions of `ptx_semantics::arith::int`).
+pub fn unary(op: UnOp, ty: IntTy, a: &BV) -> BV {
     let n = u32::from(ty.bits);
     let x = low(a, n);
     let r = match op {
@@ -110,9 +110,21 @@ pub fn unary(op: UnOp, ty: IntTy, a: &BV, tag: &str) -> BV {
         UnOp::Cnot => x
             .eq(BV::from_u64(0, n))
             .ite(&BV::from_u64(1, n), &BV::from_u64(0, n)),
-        UnOp::Popc | UnOp::Clz | UnOp::Brev => BV::fresh_const(tag, n),
+        UnOp::Popc => crate::arith::popc(n, a),
+        UnOp::Clz => crate::arith::clz(n, a),
+        UnOp::Brev => crate::arith::brev(n, a),
     };
     zext64(&r)
+}
+
+/// `bfe.type d, a, b, c` (the plain decoding of PTX ISA 9.7.1.19), read as
+/// `Arith::Bfe`: the simulator runs both through `arith::int::bfe`.
+pub fn bfe(ty: IntTy, a: &BV, b: &BV, c: &BV) -> BV {
+    let t = ptx_semantics::arith::int::IntType {
+        bits: u32::from(ty.bits),
+        signed: ty.signed,
+    };
+    zext64(&crate::arith::bfe(t, a, b, c))
 }
 
 pub fn compare(cmp: Cmp, ty: IntTy, unsigned: bool, a: &BV, b: &BV) -> Bool {

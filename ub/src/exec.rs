@@ -189,6 +189,10 @@ struct Path {
     /// Global loads: the path condition when loaded, address, bytes,
     /// value.
     loads: Vec<(Bool, BV, u8, BV)>,
+    /// The carry flag `CC.CF` (1 bit; PTX ISA 9.7.2); `None` until a `.cc`
+    /// instruction writes it (the simulator leaves it unspecified: a read
+    /// gives a fresh value named after the reader).
+    carry: Option<BV>,
 }
 
 /// One precondition at one instruction, over all paths so far.
@@ -301,6 +305,7 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
         cond: Vec::new(),
         visits: HashMap::new(),
         loads: Vec::new(),
+        carry: None,
     }];
     let flow = crate::flow::Flow::new(prog.code());
     let (mut paths, mut cut) = (0usize, 0usize);
@@ -490,13 +495,52 @@ fn preconditions_of(s: &Search, path: &Path, op: &Op) -> Vec<(&'static Precondit
             }
             _ => {}
         },
-        Op::Multimem { ty, addr, .. } => {
+        // every element of a vector form together, as the simulator
+        // checks it (`sim/machine/exec.rs`, `multimem`)
+        Op::Multimem { ty, addr, regs, .. } => {
+            let n = u64::from(ty.bits / 8) * regs.len().max(1) as u64;
             let t = base
                 .with(Var::Addr, s.address(path, *addr))
-                .with(Var::Size, lit(u64::from(ty.bits / 8)));
+                .with(Var::Size, lit(n));
             out.push((&table::ALIGNED, t));
         }
         Op::Async(a) => async_preconditions(s, path, a, base, &mut out),
+        Op::Atom(a) => {
+            let t = base
+                .with(Var::Addr, s.address(path, a.acc.addr))
+                .with(Var::Size, lit(u64::from(a.acc.size).next_power_of_two()));
+            let generic = a.acc.space == Space::Generic;
+            for pre in table::atom(a.d.is_none(), generic, a.acc.global_only.is_some()) {
+                out.push((pre, t.clone()));
+            }
+        }
+        Op::Warp { op, mask, .. } => {
+            let t = base
+                .with(Var::Mask, mask64(&s.value(path, *mask), 32))
+                .with(Var::Lane, s.thread.lane.clone());
+            out.push((table::warp_member(*op), t));
+        }
+        Op::WarpSync { mask } => {
+            let t = base
+                .with(Var::Mask, mask64(&s.value(path, *mask), 32))
+                .with(Var::Lane, s.thread.lane.clone());
+            out.push((&table::BAR_WARP_SYNC_MEMBER, t));
+        }
+        Op::BarSync { id, count } => {
+            let n = count.map_or_else(|| lit(0), |c| s.value(path, c));
+            let t = base.with(Var::A, s.value(path, *id)).with(Var::B, n);
+            out.push((&table::BAR_OPERANDS, t));
+        }
+        Op::BarArrive { id, count } => {
+            let t = base
+                .with(Var::A, s.value(path, *id))
+                .with(Var::B, s.value(path, *count));
+            out.push((&table::BAR_ARRIVE_OPERANDS, t));
+        }
+        Op::Arith(a) if a.op == ptx_semantics::sim::arith::Arith::Fns => {
+            let b = a.srcs.get(1).map_or_else(|| lit(0), |x| s.value(path, *x));
+            out.push((&table::FNS_BASE, base.with(Var::B, mask64(&b, 32))));
+        }
         _ => {}
     }
     out
@@ -621,6 +665,25 @@ fn async_preconditions(
                 .clone()
                 .with(Var::Addr, s.address(path, *addr))
                 .with(Var::Size, lit(n.next_power_of_two()))
+                .with(Var::Mbar, s.address(path, *m));
+            all(table::st_async(*space == Space::Generic), &t);
+            all(table::mbarrier(MbarOp::StAsync, *space), &t);
+            all(vec![&table::ST_ASYNC_SAME_CTA], &t);
+        }
+        // `red.async` (PTX ISA 9.7.13.7): the rules of `st.async`, in the
+        // simulator's order
+        AsyncInstr::RedAsync {
+            addr,
+            space,
+            ty,
+            mbar: m,
+            ..
+        } => {
+            let n = ptx_semantics::sim::reduce::element_bytes(*ty) as u64;
+            let t = base
+                .clone()
+                .with(Var::Addr, s.address(path, *addr))
+                .with(Var::Size, lit(n))
                 .with(Var::Mbar, s.address(path, *m));
             all(table::st_async(*space == Space::Generic), &t);
             all(table::mbarrier(MbarOp::StAsync, *space), &t);
@@ -1059,7 +1122,8 @@ impl Search<'_> {
         };
         let guard = self.guard(path, instr.guard);
         match &instr.op {
-            Op::Exit => {
+            // `trap` stops the thread as `exit` does (with a report)
+            Op::Exit | Op::Trap => {
                 return match guard {
                     None => Next::End,
                     Some(g) => {
@@ -1137,10 +1201,13 @@ impl Search<'_> {
                 self.set(path, guard, *d, fresh(64));
                 self.set(path, guard, d + 1, fresh(64));
             }
+            // `width` is the whole register's (`mov.b64 d, {a, b}`): each
+            // element is `width / n` bits, as `sim::pack::mov_pack` reads it
             Op::Pack { d, width, elems } => {
+                let elem = (*width / (elems.len().max(1) as u32)).clamp(1, 64);
                 let mut acc: Option<BV> = None;
                 for e in elems.iter().rev() {
-                    let part = low(&self.value(path, *e), *width);
+                    let part = low(&self.value(path, *e), elem);
                     acc = Some(match acc {
                         None => part,
                         Some(hi) => hi.concat(&part),
@@ -1157,13 +1224,14 @@ impl Search<'_> {
             }
             Op::Unpack { d, width, a } => {
                 let v = self.value(path, *a);
+                let elem = (*width / (d.len().max(1) as u32)).clamp(1, 64);
                 for (k, r) in d.iter().enumerate() {
                     if let Some(r) = r {
-                        let lo = k as u32 * width;
-                        let part = if lo + width <= 64 {
-                            zext64(&v.extract(lo + width - 1, lo))
+                        let lo = k as u32 * elem;
+                        let part = if lo + elem <= 64 {
+                            zext64(&v.extract(lo + elem - 1, lo))
                         } else {
-                            fresh(*width)
+                            fresh(elem)
                         };
                         self.set(path, guard, *r, part);
                     }
@@ -1174,7 +1242,7 @@ impl Search<'_> {
                 self.set(path, guard, *d, v);
             }
             Op::Un { op, ty, d, a } => {
-                let v = alu::unary(*op, *ty, &self.value(path, *a), &tag);
+                let v = alu::unary(*op, *ty, &self.value(path, *a));
                 self.set(path, guard, *d, v);
             }
             Op::Mad { op, ty, d, a, b, c } => {
@@ -1286,7 +1354,16 @@ impl Search<'_> {
                 };
                 self.set(path, guard, *d, v);
             }
-            Op::Bfe { d, .. } | Op::Prmt { d, .. } | Op::Createpolicy { d, .. } => {
+            Op::Bfe { d, a, pos, len, ty } => {
+                let v = alu::bfe(
+                    *ty,
+                    &self.value(path, *a),
+                    &self.value(path, *pos),
+                    &self.value(path, *len),
+                );
+                self.set(path, guard, *d, v);
+            }
+            Op::Prmt { d, .. } | Op::Createpolicy { d, .. } => {
                 self.set(path, guard, *d, fresh(64));
             }
             Op::Shfl { d, p, .. } => {
@@ -1385,14 +1462,66 @@ impl Search<'_> {
             }
             Op::Multimem { regs, op, .. } => {
                 if matches!(op, ptx_semantics::sim::program::MultimemOp::LdReduce(_)) {
-                    if let Some(Some(Src::Reg(d))) = regs.first() {
-                        self.set(path, guard, *d, fresh(64));
+                    for r in regs {
+                        if let Some(Src::Reg(d)) = r {
+                            self.set(path, guard, *d, fresh(64));
+                        }
                     }
                 }
             }
             Op::Opaque { dests } => {
                 for d in dests {
                     self.set(path, guard, *d, fresh(64));
+                }
+            }
+            // the video instructions (PTX ISA 9.7.10) are not interpreted
+            Op::Video(v) => self.set(path, guard, v.d, fresh(u32::from(v.bits))),
+            Op::Arith(a) => {
+                let srcs: Vec<BV> = (0..4)
+                    .map(|k| {
+                        a.srcs
+                            .get(k)
+                            .map_or_else(|| lit(0), |s| self.value(path, *s))
+                    })
+                    .collect();
+                let v = [
+                    srcs[0].clone(),
+                    srcs[1].clone(),
+                    srcs[2].clone(),
+                    srcs[3].clone(),
+                ];
+                let cf = match (&path.carry, a.op.reads_carry()) {
+                    (Some(c), _) => c.clone(),
+                    (None, true) => BV::fresh_const(&origin::tag(origin::CARRY, pc), 1),
+                    (None, false) => BV::from_u64(0, 1),
+                };
+                let float = |bits: u32| named(origin::FLOAT, bits);
+                let opaque = |bits: u32| named(origin::OPAQUE, bits);
+                let open = |bits: u32| named(origin::OPEN, bits);
+                let out = crate::arith::eval(
+                    a,
+                    &v,
+                    &cf,
+                    &crate::arith::Fresh {
+                        float: &float,
+                        opaque: &opaque,
+                        open: &open,
+                    },
+                );
+                if let Some(d) = a.d {
+                    self.set(path, guard, d, out.d);
+                }
+                if let (Some(q), Some(v)) = (a.q, out.q) {
+                    self.set(path, guard, q, v);
+                }
+                if let Some(c) = out.carry {
+                    path.carry = Some(match (guard, &path.carry) {
+                        (None, _) => c,
+                        (Some(g), Some(old)) => g.ite(&c, old),
+                        (Some(g), None) => {
+                            g.ite(&c, &BV::fresh_const(&origin::tag(origin::CARRY, pc), 1))
+                        }
+                    });
                 }
             }
             // what the warp's other lanes hold is not followed (one thread
@@ -1500,6 +1629,7 @@ impl Search<'_> {
             cond: Vec::new(),
             visits: HashMap::new(),
             loads: Vec::new(),
+            carry: None,
         };
         for (pc, instr) in self.prog.code().iter().enumerate() {
             let (text, offset) = self.prog.text(pc).unwrap_or(("", 0));
@@ -1595,6 +1725,16 @@ fn merge(a: Path, b: Path) -> Path {
             }
         })
         .collect();
+    let carry = match (&a.carry, &b.carry) {
+        (None, None) => None,
+        (x, y) if PartialEq::eq(x, y) => x.clone(),
+        (x, y) => {
+            let unset = || BV::fresh_const(&origin::tag(origin::CARRY, a.pc), 1);
+            let x = x.clone().unwrap_or_else(unset);
+            let y = y.clone().unwrap_or_else(unset);
+            Some(ca.ite(&x, &y))
+        }
+    };
     let mut cond = a.cond[..k].to_vec();
     for c in both {
         if !cond.contains(&c) {
@@ -1619,6 +1759,7 @@ fn merge(a: Path, b: Path) -> Path {
         cond,
         visits: a.visits,
         loads,
+        carry,
     }
 }
 

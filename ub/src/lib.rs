@@ -13,6 +13,9 @@
 #![forbid(unsafe_code)]
 
 mod alu;
+mod arith;
+#[cfg(test)]
+mod arith_tests;
 pub mod boundary;
 mod exec;
 mod flow;

@@ -23,6 +23,13 @@ pub const MBARRIER: char = 'b';
 pub const OTHER_THREAD: char = 's';
 /// The unspecified result of an instruction whose precondition failed.
 pub const UNDEFINED: char = 'r';
+/// A floating-point result (the search keeps float arithmetic opaque).
+pub const FLOAT: char = 'f';
+/// A result the spec leaves unspecified (division by zero, `rem` of a
+/// negative number).
+pub const OPEN: char = 'u';
+/// The carry flag read before any `.cc` instruction wrote it.
+pub const CARRY: char = 'c';
 
 /// The name of a fresh value of `kind` made at instruction `pc`.
 pub fn tag(kind: char, pc: usize) -> String {
@@ -38,6 +45,9 @@ pub fn meaning(kind: char) -> &'static str {
             "what it returns depends on the mbarrier's state, which the search does not keep"
         }
         OTHER_THREAD => "it reads another thread's value",
+        FLOAT => "its floating-point result is not interpreted by the search",
+        OPEN => "the spec leaves its result unspecified here",
+        CARRY => "it reads the carry flag before any .cc instruction wrote it",
         _ => "its value is not known to the search",
     }
 }
@@ -78,7 +88,7 @@ fn parse(name: &str) -> Option<(char, usize)> {
     let pc = rest.parse().ok()?;
     matches!(
         kind,
-        OPAQUE | MEMORY | GLOBAL | MBARRIER | OTHER_THREAD | UNDEFINED
+        OPAQUE | MEMORY | GLOBAL | MBARRIER | OTHER_THREAD | UNDEFINED | FLOAT | OPEN | CARRY
     )
     .then_some((kind, pc))
 }

@@ -208,6 +208,10 @@ fn memory(
         const_bytes: prog.const_bytes(),
     };
     let global = |a: u64| sim::window::isspacep(profile, Space::Global, a, &at);
+    // the module's `.global` variables lie at the start of the heap, where
+    // the simulator places them with their initial values: a load from
+    // them reads those, and memory given there would overlap them
+    let variables = profile.global_heap..prog.globals_end().unwrap_or(0);
     let mut spans: Vec<(u64, Vec<u8>)> = Vec::new();
     let mut sorted: Vec<(u64, u8, u64)> = loads
         .iter()
@@ -218,6 +222,8 @@ fn memory(
                 .iter()
                 .any(|&b| a >= b && a.saturating_add(n) <= b + Options::BUFFER)
                 && n > 0
+                && !variables.contains(&a)
+                && !variables.contains(&a.saturating_add(n - 1))
                 && global(a)
                 && global(a.saturating_add(n - 1))
         })

@@ -328,3 +328,60 @@ fn a_ballot_is_an_unknown() {
         "the ballot was taken to be the 0 it overwrote: {v:?}"
     );
 }
+
+/// The carry flag follows the path: set by `add.cc` on one side of a
+/// branch and by `sub.cc` on the other, it is merged like a register, and
+/// `addc` reads the right one on each side. `p + 8 * c`, with `c` the
+/// carry of `0xffffffff + 1` (1) or the borrow of `1 - 0` (0), is 8-byte
+/// aligned either way: the 8-byte load cannot be misaligned, while the one
+/// at `p + 4 * c` can be (odd `tid`s take the `add.cc` side).
+#[test]
+fn the_carry_is_merged_like_a_register() {
+    let body = format!(
+        "{REGS}
+    ld.param.u64 %rd1, [p];
+    mov.u32 %r1, %tid.x;
+    and.b32 %r2, %r1, 1;
+    setp.eq.u32 %p1, %r2, 0;
+    @%p1 bra even;
+    add.cc.u32 %r3, -1, 1;
+    bra.uni join;
+even:
+    sub.cc.u32 %r3, 1, 0;
+join:
+    addc.u32 %r4, 0, 0;
+    mul.wide.u32 %rd2, %r4, 8;
+    add.u64 %rd3, %rd1, %rd2;
+    ld.global.u64 %rd4, [%rd3];
+    mul.wide.u32 %rd5, %r4, 4;
+    add.u64 %rd6, %rd1, %rd5;
+    ld.global.u64 %rd7, [%rd6];"
+    );
+    let m = module(&body, ".param .u64 p");
+    let a = run(&m, &Options::default());
+    let at = |text: &str| {
+        a.findings
+            .iter()
+            .find(|f| f.instruction.starts_with(text))
+            .map(|f| &f.verdict)
+            .unwrap()
+    };
+    assert!(
+        matches!(at("ld.global.u64 %rd4"), Verdict::CannotHappen),
+        "{:?}",
+        at("ld.global.u64 %rd4")
+    );
+    let Verdict::Witness(w) = at("ld.global.u64 %rd7") else {
+        panic!("{:?}", at("ld.global.u64 %rd7"));
+    };
+    assert_eq!(w.tid[0] % 2, 1, "{w:?}");
+    let f = a
+        .findings
+        .iter()
+        .find(|f| f.instruction.starts_with("ld.global.u64 %rd7"))
+        .unwrap();
+    assert!(matches!(
+        replay::replay(&m, "k", &Options::default(), f),
+        Some(Replay::Confirmed)
+    ));
+}

@@ -1,9 +1,85 @@
 //! Case-by-case comparison of an implementation's output buffer with the
-//! expected rows, outside the don't-care mask.
+//! expected rows, outside the don't-care mask, and with the bounds of the
+//! approximate floating-point groups: an output field `NAME` whose input
+//! row has fields `lo(NAME)` and `hi(NAME)` must lie in `[lo, hi]` (both
+//! NaN: be a NaN; docs/suite-format.md).
 
 use ptx_gen::suite::manifest::{Field as FieldSpec, Group, Layout};
 use ptx_reports::{CaseFailure, Field, GroupResult, Status};
-use ptx_semantics::cvt::format::Format;
+use ptx_semantics::arith::approx::key;
+use ptx_semantics::cvt::format::{FloatFormat, Format};
+
+/// An output field with a bound: the field and its `lo(NAME)` and
+/// `hi(NAME)` input fields.
+struct Bounded<'a> {
+    out: &'a FieldSpec,
+    lo: &'a FieldSpec,
+    hi: &'a FieldSpec,
+    fmt: FloatFormat,
+}
+
+/// The output fields of `g` that carry a bound in the input row.
+fn bounded(g: &Group) -> Vec<Bounded<'_>> {
+    g.output
+        .fields
+        .iter()
+        .filter_map(|out| {
+            let find = |n: String| g.input.fields.iter().find(|f| f.name == n);
+            let lo = find(format!("lo({})", out.name))?;
+            let hi = find(format!("hi({})", out.name))?;
+            let Some(Format::Float(fmt)) = Format::from_ptx(&format!(".{}", out.ty)) else {
+                return None;
+            };
+            Some(Bounded { out, lo, hi, fmt })
+        })
+        .collect()
+}
+
+fn is_nan(fmt: &FloatFormat, bits: u64) -> bool {
+    let exp = (bits >> fmt.man_bits) & ((1 << fmt.exp_bits) - 1);
+    exp == (1 << fmt.exp_bits) - 1 && bits & ((1 << fmt.man_bits) - 1) != 0
+}
+
+impl Bounded<'_> {
+    fn read(&self, l: &Layout, row: &[u8], f: &FieldSpec) -> u64 {
+        l.read(row, f) as u64
+    }
+
+    /// Whether the value in the output row `a` meets the bound in the input
+    /// row `inp`: `[lo, hi]` in float order (no NaN), any NaN when both
+    /// ends are NaN; equal ends ask for nothing beyond the mask check.
+    fn holds(&self, g: &Group, inp: &[u8], a: &[u8]) -> bool {
+        let (lo, hi) = (
+            self.read(&g.input, inp, self.lo),
+            self.read(&g.input, inp, self.hi),
+        );
+        let y = self.read(&g.output, a, self.out);
+        let fmt = &self.fmt;
+        if is_nan(fmt, lo) {
+            return is_nan(fmt, y);
+        }
+        lo == hi || (!is_nan(fmt, y) && (key(fmt, lo)..=key(fmt, hi)).contains(&key(fmt, y)))
+    }
+
+    /// The expected field in words: `within [lo .. hi]` or `any NaN`; `None`
+    /// for equal ends (an exact value, the plain field says it).
+    fn expected(&self, g: &Group, inp: &[u8], e: &[u8]) -> Option<Field> {
+        let (lo, hi) = (
+            self.read(&g.input, inp, self.lo),
+            self.read(&g.input, inp, self.hi),
+        );
+        let w = self.out.bytes as usize * 2;
+        let hex = format!("0x{:0w$x}", self.read(&g.output, e, self.out));
+        if is_nan(&self.fmt, lo) {
+            return Some(Field::any_nan(&self.out.name, hex));
+        }
+        if lo == hi {
+            return None;
+        }
+        let end = |v: u64| format!("0x{v:0w$x} ({})", decode(self.out, u128::from(v)));
+        Some(Field::within(&self.out.name, hex, &end(lo), &end(hi)))
+    }
+}
 
 /// Counts the group's cases and keeps the first `max_failures` failures.
 #[allow(clippy::too_many_arguments)] // the buffers of one group, each its own slice
@@ -28,6 +104,7 @@ pub fn group(
     }
     let row = g.output.row as usize;
     let irow = g.input.row as usize;
+    let bounds = bounded(g);
     for i in 0..g.cases as usize {
         let span = i * row..(i + 1) * row;
         let (e, a) = (&expected[span.clone()], &actual[span.clone()]);
@@ -36,16 +113,17 @@ pub fn group(
         } else {
             Some(&mask[span])
         };
+        let inp = &input[i * irow..(i + 1) * irow];
         let differs = e
             .iter()
             .zip(a)
             .enumerate()
-            .any(|(k, (x, y))| (x ^ y) & !m.map_or(0, |m| m[k]) != 0);
+            .any(|(k, (x, y))| (x ^ y) & !m.map_or(0, |m| m[k]) != 0)
+            || bounds.iter().any(|b| !b.holds(g, inp, a));
         if !differs {
             r.counts.pass += 1;
             continue;
         }
-        let inp = &input[i * irow..(i + 1) * irow];
         if let Some(k) = known.filter(|k| k.explains(g, inp, a, m)) {
             r.counts.known += 1;
             if r.reason.is_none() {
@@ -58,12 +136,26 @@ pub fn group(
             r.failures.push(CaseFailure {
                 case: format!("{}#{i}", g.id),
                 inputs: fields(&g.input, inp),
-                expected: fields(&g.output, e),
+                expected: expected_fields(g, &bounds, inp, e),
                 actual: fields(&g.output, a),
                 mask: m.map_or_else(|| "0x0".to_string(), hex_le),
             });
         }
     }
+}
+
+/// The expected row's fields, a bounded field's in the words of its bound.
+fn expected_fields(g: &Group, bounds: &[Bounded], inp: &[u8], e: &[u8]) -> Vec<Field> {
+    fields(&g.output, e)
+        .into_iter()
+        .map(|f| {
+            bounds
+                .iter()
+                .find(|b| b.out.name == f.name)
+                .and_then(|b| b.expected(g, inp, e))
+                .unwrap_or(f)
+        })
+        .collect()
 }
 
 /// The digests of a group's input and of its output outside the mask.

@@ -5,6 +5,7 @@
 //! same seed and filter give a byte-identical folder.
 
 pub mod addr;
+pub mod approx;
 pub mod boundary;
 pub mod bulk;
 pub mod cp_async;
@@ -100,6 +101,7 @@ pub fn plans() -> Vec<Plan> {
     p.extend(bulk::plans());
     p.extend(tensor::plans());
     p.extend(tensormap::plans());
+    p.extend(approx::plans());
     p
 }
 

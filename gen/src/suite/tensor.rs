@@ -23,7 +23,7 @@
 //! - reductions: as stores, the slice first written from the row.
 //!
 //! Expected rows are the model's: [`tensor::tile_load`],
-//! [`tensor::im2col_load`] and [`tensor::tile_store`] over the same bytes, [`red::reduce`] for each
+//! [`tensor::im2col_load`] and [`tensor::tile_store`] over the same bytes, [`red::reduce_tensor`] for each
 //! element. The map configurations (element type, box, element strides,
 //! swizzle, fill, L2 promotion, box positions inside, across an edge and
 //! outside) are drawn per group from the seed. Store groups keep
@@ -679,7 +679,8 @@ fn build(id: &str, instr: &str, text: &str, o: &Options) -> Built {
                             let e = red::element_bytes(t);
                             for k in (0..b.len()).step_by(e) {
                                 let old = le(&out[at + k..at + k + e]);
-                                let (v, free) = red::reduce(op, t, noftz, old, le(&b[k..k + e]));
+                                let (v, free) =
+                                    red::reduce_tensor(op, t, noftz, old, le(&b[k..k + e]));
                                 out[at + k..at + k + e].copy_from_slice(&v.to_le_bytes()[..e]);
                                 out_mask[at + k..at + k + e]
                                     .copy_from_slice(&free.to_le_bytes()[..e]);

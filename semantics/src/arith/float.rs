@@ -78,12 +78,14 @@ fn width_mask(fmt: &FloatFormat) -> u64 {
 /// `0 * inf`, `0 / 0`, `sqrt(-1)`): the negative default NaN.
 pub const F64_INVALID_NAN: u64 = 0xfff8_0000_0000_0000;
 
-/// A NaN result from NaN operands (`operands` in the order `a, b, c`) or
-/// an invalid operation (no operands). `.f64`: "NaN payloads are supported
-/// for double-precision instructions": a single NaN operand is passed on,
-/// quieted (IEEE 754 6.2.3); which of several is silent, and so is the NaN
-/// of an invalid operation: we give sm_90's (`b`'s NaN before `a`'s before
-/// `c`'s; [`F64_INVALID_NAN`]), marked open. Other formats: "Single-precision
+/// A NaN result from NaN operands (`operands` in the order of preference)
+/// or an invalid operation (no operands). `.f64`: "NaN payloads are
+/// supported for double-precision instructions": a single NaN operand is
+/// passed on, quieted (IEEE 754 6.2.3); which of several is silent, and so
+/// is the NaN of an invalid operation: we give sm_90's, marked open (the
+/// H100 baseline, corpus/simulator: `add`/`sub`/`mul` take `b`'s NaN before
+/// `a`'s, `fma`/`mad` `b`'s, then `c`'s, then `a`'s, `div` `a`'s before
+/// `b`'s; an invalid operation gives [`F64_INVALID_NAN`]). Other formats: "Single-precision
 /// instructions return an unspecified NaN" (9.7.4 is silent for `.f16` and
 /// `.bf16`): the canonical NaN sm_90 gives (`0x7fffffff`, `0x7fff`), sign
 /// and payload marked open.
@@ -91,10 +93,8 @@ fn nan_result(fmt: &FloatFormat, operands: &[u64]) -> FpResult {
     let open = nan_open_bits(fmt);
     if fmt.width() == 64 {
         let nan_count = operands.iter().filter(|&&x| is_nan(fmt, x)).count();
-        let chosen = [1, 0, 2]
-            .iter()
-            .filter_map(|&i| operands.get(i).copied())
-            .find(|&x| is_nan(fmt, x));
+        // Callers list the operands in sm_90's order of preference.
+        let chosen = operands.iter().copied().find(|&x| is_nan(fmt, x));
         return match chosen {
             Some(x) => FpResult {
                 bits: x | 1 << (fmt.man_bits - 1),
@@ -316,7 +316,7 @@ fn finish(fmt: &FloatFormat, m: FpMods, mut r: FpResult) -> FpResult {
 pub fn add(fmt: &FloatFormat, round: Round, m: FpMods, a: u64, b: u64) -> FpResult {
     let (a, b) = (input(fmt, m.ftz, a), input(fmt, m.ftz, b));
     let r = match (decode(fmt, a), decode(fmt, b)) {
-        (Decoded::Nan { .. }, _) | (_, Decoded::Nan { .. }) => nan_result(fmt, &[a, b]),
+        (Decoded::Nan { .. }, _) | (_, Decoded::Nan { .. }) => nan_result(fmt, &[b, a]),
         (Decoded::Inf { neg: x }, Decoded::Inf { neg: y }) if x != y => nan_result(fmt, &[]),
         (Decoded::Inf { neg }, _) | (_, Decoded::Inf { neg }) => {
             FpResult::exact(fmt.inf() | if neg { fmt.sign_mask() } else { 0 })
@@ -331,7 +331,7 @@ pub fn sub(fmt: &FloatFormat, round: Round, m: FpMods, a: u64, b: u64) -> FpResu
     let b_in = input(fmt, m.ftz, b);
     if is_nan(fmt, b_in) {
         // A NaN operand is passed on as it is, not negated.
-        return finish(fmt, m, nan_result(fmt, &[input(fmt, m.ftz, a), b_in]));
+        return finish(fmt, m, nan_result(fmt, &[b_in, input(fmt, m.ftz, a)]));
     }
     add(fmt, round, m, a, b_in ^ fmt.sign_mask())
 }
@@ -342,7 +342,7 @@ pub fn mul(fmt: &FloatFormat, round: Round, m: FpMods, a: u64, b: u64) -> FpResu
     let (a, b) = (input(fmt, m.ftz, a), input(fmt, m.ftz, b));
     let (x, y) = (decode(fmt, a), decode(fmt, b));
     let r = match product(fmt, x, y) {
-        Prod::Nan => nan_result(fmt, &[a, b]),
+        Prod::Nan => nan_result(fmt, &[b, a]),
         Prod::Invalid => nan_result(fmt, &[]),
         Prod::Inf(neg) => FpResult::exact(fmt.inf() | if neg { fmt.sign_mask() } else { 0 }),
         Prod::Exact(t) => round_term(fmt, round, m.ftz, t),
@@ -389,7 +389,7 @@ pub fn fma(fmt: &FloatFormat, round: Round, m: FpMods, a: u64, b: u64, c: u64) -
     );
     let z = decode(fmt, c);
     let r = match (product(fmt, decode(fmt, a), decode(fmt, b)), z) {
-        (Prod::Nan, _) | (_, Decoded::Nan { .. }) => nan_result(fmt, &[a, b, c]),
+        (Prod::Nan, _) | (_, Decoded::Nan { .. }) => nan_result(fmt, &[b, c, a]),
         (Prod::Invalid, _) => nan_result(fmt, &[]),
         (Prod::Inf(p), Decoded::Inf { neg }) if p != neg => nan_result(fmt, &[]),
         (Prod::Inf(neg), _) | (Prod::Exact(_), Decoded::Inf { neg }) => {
@@ -629,7 +629,15 @@ fn min_max(
         d = two(d, c);
     }
     let d = (!is_nan(fmt, d)).then_some(d);
+    // Two NaN `.f64` operands: the text says only `NaN`; sm_90 gives `b`
+    // quieted (the H100 baseline), kept as the open bits' value.
+    let both = fmt.width() == 64 && !m.nan && c.is_none() && is_nan(fmt, a) && is_nan(fmt, b);
     match d {
+        None if both => FpResult {
+            bits: b | 1 << (fmt.man_bits - 1),
+            unspecified: nan_open_bits(fmt),
+            ..FpResult::default()
+        },
         None => FpResult {
             bits: canonical,
             // `.NaN`: "canonical `NaN`"; otherwise the text says only `NaN`.

@@ -316,6 +316,159 @@ pub static SHFL_MEMBER: Precondition = Precondition {
     holds: Cond::Bit(&MASK, &LANE),
 };
 
+// ---- integer arithmetic (PTX ISA 9.7.1) ----------------------------------
+
+/// `fns.b32 d, mask, base, offset` (PTX ISA 9.7.1.17): `b` is `base`.
+pub static FNS_BASE: Precondition = Precondition {
+    id: "fns.base",
+    section: "9.7.1.17",
+    rule: "fns: Operand base must be <= 31, otherwise behavior is undefined",
+    effect: Effect::Behaviour,
+    holds: Cond::Ult(&B, &Term::Lit(32)),
+};
+
+// ---- atom, red (PTX ISA 9.7.13.5, 9.7.13.6) -----------------------------
+
+/// A generic address in the global or the shared window (`isspacep.global`
+/// or `isspacep.shared::cluster`).
+const GENERIC_GLOBAL_OR_SHARED: Cond = Cond::Any(&[
+    Cond::InSpace(Space::Global, &ADDR),
+    Cond::InSpace(Space::SharedCluster, &ADDR),
+]);
+
+pub static ATOM_GENERIC_SPACE: Precondition = Precondition {
+    id: "atom.generic.global-or-shared",
+    section: "9.7.13.5",
+    rule: "atom with scalar type may be used only with .global and .shared spaces and with generic addressing, where the address points to .global or .shared space",
+    effect: Effect::Behaviour,
+    holds: GENERIC_GLOBAL_OR_SHARED,
+};
+pub static RED_GENERIC_SPACE: Precondition = Precondition {
+    id: "red.generic.global-or-shared",
+    section: "9.7.13.6",
+    rule: "red with scalar type may be used only with .global and .shared spaces and with generic addressing, where the address points to .global or .shared space",
+    effect: Effect::Behaviour,
+    holds: GENERIC_GLOBAL_OR_SHARED,
+};
+
+/// The preconditions of a scalar `atom` (`red: false`) or `red` (`red:
+/// true`) with `addr` its effective address and `size` its element's
+/// bytes, in the order checked: "Supported addressing modes for operand a
+/// and alignment requirements are described in Addresses as Operands"
+/// (6.4.1's natural alignment, [`ALIGNED`]), then, for a generic address,
+/// the window it must point to, then `.level::cache_hint`'s rule
+/// ([`HINT_GLOBAL`], "only supported for .global state space and for
+/// generic addressing where the address points to the .global state
+/// space"; `hint` when the instruction has it). The simulator checks the
+/// first two before it resolves the location, the last after, as `ld`/`st`
+/// check theirs.
+pub fn atom(red: bool, generic: bool, hint: bool) -> Vec<&'static Precondition> {
+    let mut out: Vec<&'static Precondition> = vec![&ALIGNED];
+    if generic {
+        out.push(if red {
+            &RED_GENERIC_SPACE
+        } else {
+            &ATOM_GENERIC_SPACE
+        });
+        if hint {
+            out.push(&HINT_GLOBAL);
+        }
+    }
+    out
+}
+
+// ---- warp and CTA synchronisation (PTX ISA 9.7.13) ---------------------
+
+macro_rules! member {
+    ($name:ident, $id:literal, $section:literal, $rule:literal) => {
+        /// `membermask` (`Var::Mask`, 32 bits) names the executing lane
+        /// (`Var::Lane`).
+        pub static $name: Precondition = Precondition {
+            id: $id,
+            section: $section,
+            rule: $rule,
+            effect: Effect::Behaviour,
+            holds: Cond::Bit(&MASK, &LANE),
+        };
+    };
+}
+
+member!(
+    BAR_WARP_SYNC_MEMBER,
+    "bar.warp.sync.membermask",
+    "9.7.13.2",
+    "The behavior of bar.warp.sync is undefined if the executing thread is not in the membermask"
+);
+member!(
+    VOTE_SYNC_MEMBER,
+    "vote.sync.membermask",
+    "9.7.13",
+    "The behavior of vote.sync is undefined if the executing thread is not in the membermask"
+);
+member!(
+    REDUX_SYNC_MEMBER,
+    "redux.sync.membermask",
+    "9.7.13",
+    "The behavior of redux.sync is undefined if the executing thread is not in the membermask"
+);
+member!(
+    ELECT_SYNC_MEMBER,
+    "elect.sync.membermask",
+    "9.7.13",
+    "elect.sync: The behavior is undefined if the executing thread is not in membermask"
+);
+
+member!(
+    MATCH_SYNC_MEMBER,
+    "match.sync.membermask",
+    "9.7.13",
+    "The behavior of match.sync is undefined if the executing thread is not in the membermask"
+);
+
+/// The membermask rule of `vote.sync`, `redux.sync`, `elect.sync` or
+/// `match.sync`.
+pub fn warp_member(op: crate::sim::vote::WarpOp) -> &'static Precondition {
+    use crate::sim::vote::WarpOp;
+    match op {
+        WarpOp::Vote(_) => &VOTE_SYNC_MEMBER,
+        WarpOp::Redux(_) => &REDUX_SYNC_MEMBER,
+        WarpOp::Elect => &ELECT_SYNC_MEMBER,
+        WarpOp::Match { .. } => &MATCH_SYNC_MEMBER,
+    }
+}
+
+/// `bar{.cta}.sync a{, b}` (PTX ISA 9.7.13.1): "Operand a specifies a
+/// logical barrier resource as an immediate constant or register with value
+/// 0 through 15. Operand b specifies the number of threads participating in
+/// the barrier. ... When specifying a thread count, the value must be a
+/// multiple of the warp size." The text says "must" without naming the
+/// consequence; the simulator stops the thread (`a` the identifier, `b` the
+/// count, 0 when absent).
+pub static BAR_OPERANDS: Precondition = Precondition {
+    id: "bar.id-and-count",
+    section: "9.7.13.1",
+    rule: "barrier identifiers are 0 to 15; a thread count must be a multiple of the warp size",
+    effect: Effect::Behaviour,
+    holds: Cond::All(&[
+        Cond::Ult(&A, &Term::Lit(16)),
+        Cond::Aligned(&B, &Term::Lit(32)),
+    ]),
+};
+
+/// `bar{.cta}.arrive a, b` (PTX ISA 9.7.13.1): as [`BAR_OPERANDS`], and
+/// "Note that a non-zero thread count is required for barrier{.cta}.arrive".
+pub static BAR_ARRIVE_OPERANDS: Precondition = Precondition {
+    id: "bar.arrive.id-and-count",
+    section: "9.7.13.1",
+    rule: "barrier identifiers are 0 to 15; a thread count must be a multiple of the warp size",
+    effect: Effect::Behaviour,
+    holds: Cond::All(&[
+        Cond::Ult(&A, &Term::Lit(16)),
+        Cond::Aligned(&B, &Term::Lit(32)),
+        Cond::Not(&Cond::Eq(&B, &Term::Lit(0))),
+    ]),
+};
+
 // ---- cp.async (PTX ISA 9.7.9.25.3.1) ------------------------------------
 
 pub static CP_ASYNC_SRC_SIZE: Precondition = Precondition {
@@ -1315,6 +1468,16 @@ pub fn mbarrier(op: MbarOp, space: Space) -> Vec<&'static Precondition> {
 /// wOffset}` of a W mode), and the rules on a tensor map's fields
 /// ([`TENSOR_MAP_RULES`]).
 static BESIDE_ROWS: &[&Precondition] = &[
+    &FNS_BASE,
+    &ATOM_GENERIC_SPACE,
+    &RED_GENERIC_SPACE,
+    &BAR_WARP_SYNC_MEMBER,
+    &VOTE_SYNC_MEMBER,
+    &REDUX_SYNC_MEMBER,
+    &ELECT_SYNC_MEMBER,
+    &MATCH_SYNC_MEMBER,
+    &BAR_OPERANDS,
+    &BAR_ARRIVE_OPERANDS,
     &MBAR_INIT_GENERIC,
     &MBAR_INVAL_GENERIC,
     &MBAR_EXPECT_TX_GENERIC,

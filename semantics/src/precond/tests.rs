@@ -546,3 +546,117 @@ fn tensor_map_field_rules_agree_with_the_model() {
         assert!(table::all().contains(pre), "{}", pre.id);
     }
 }
+
+/// The rules of the arithmetic, atomic and warp instructions (issue 18),
+/// worked by hand: `fns`'s base against `arith::int::fns` (which refuses a
+/// base above 31), barrier identifiers 0..=15 and counts in warps, the
+/// windows a generic `atom` may use (SM90: shared at 0x7fe0_0000_0000,
+/// local at 0x7fdf_ddff_0000... as `isspacep` says), the member bit.
+#[test]
+fn arithmetic_atomic_and_warp_rules() {
+    let p = WindowProfile::SM90;
+    let with = |pre: &Precondition, e: Env| holds(&p, &pre.holds, &e);
+    for base in 0..70u32 {
+        let ok = with(
+            &table::FNS_BASE,
+            Env {
+                b: u64::from(base),
+                ..env()
+            },
+        );
+        assert_eq!(ok, base <= 31, "{base}");
+        let sim = crate::arith::int::fns(0xf0f0, base, 1).is_some();
+        assert_eq!(ok, sim, "{base}");
+    }
+    let bar = |a, b| with(&table::BAR_OPERANDS, Env { a, b, ..env() });
+    assert!(bar(0, 0) && bar(15, 32) && bar(15, 1024));
+    assert!(!bar(16, 0) && !bar(0, 48) && !bar(0, 1) && !bar(u64::MAX, 0));
+    let arrive = |a, b| with(&table::BAR_ARRIVE_OPERANDS, Env { a, b, ..env() });
+    assert!(arrive(0, 32) && arrive(15, 1024));
+    assert!(!arrive(0, 0) && !arrive(16, 32) && !arrive(0, 48));
+    let in_window = |space: Space, addr| {
+        let e = Env { addr, ..env() };
+        crate::precond::holds(&p, &Cond::InSpace(space, &Term::Var(Var::Addr)), &e)
+    };
+    let shared = 0x7fe0_0000_0010u64;
+    let local = p.local_base + 16;
+    let constant = p.const_base;
+    let global = 0x7f00_0000_0000u64;
+    assert!(in_window(Space::Local, local) && in_window(Space::Const, constant));
+    for pre in [&table::ATOM_GENERIC_SPACE, &table::RED_GENERIC_SPACE] {
+        let at = |addr| with(pre, Env { addr, ..env() });
+        assert!(at(shared) && at(global), "{}", pre.id);
+        assert!(!at(local) && !at(constant), "{}", pre.id);
+    }
+    for pre in [
+        &table::BAR_WARP_SYNC_MEMBER,
+        &table::VOTE_SYNC_MEMBER,
+        &table::REDUX_SYNC_MEMBER,
+        &table::ELECT_SYNC_MEMBER,
+        &table::MATCH_SYNC_MEMBER,
+    ] {
+        let member = |mask, lane| {
+            with(
+                pre,
+                Env {
+                    mask,
+                    lane,
+                    ..env()
+                },
+            )
+        };
+        assert!(member(1 << 7, 7) && !member(!(1u64 << 7), 7) && !member(0, 0));
+    }
+    // the selection: alignment, then the window (generic only), then the
+    // cache hint's global rule (generic with the hint only)
+    assert_eq!(table::atom(false, false, true), vec![&table::ALIGNED]);
+    assert_eq!(
+        table::atom(true, true, true),
+        vec![
+            &table::ALIGNED,
+            &table::RED_GENERIC_SPACE,
+            &table::HINT_GLOBAL
+        ]
+    );
+    assert_eq!(
+        table::atom(false, true, false),
+        vec![&table::ALIGNED, &table::ATOM_GENERIC_SPACE]
+    );
+    // the simulator's own warp clauses are the table's
+    use crate::sim::vote::{warp_sync, VoteMode, WarpLane, WarpOp};
+    let lanes: [WarpLane; 32] = std::array::from_fn(|_| WarpLane::Executes {
+        a: 1,
+        membermask: 0xffff_fffe,
+    });
+    for op in [
+        WarpOp::Vote(VoteMode::Ballot),
+        WarpOp::Elect,
+        WarpOp::Match {
+            all: false,
+            wide: false,
+        },
+    ] {
+        match warp_sync(op, &lanes)[0] {
+            Some(Err(u)) => {
+                let pre = table::warp_member(op);
+                assert_eq!((u.section, u.rule), (pre.section, pre.rule));
+            }
+            ref other => panic!("{other:?}"),
+        }
+    }
+    let all = table::all();
+    for pre in [
+        &table::FNS_BASE,
+        &table::ATOM_GENERIC_SPACE,
+        &table::RED_GENERIC_SPACE,
+        &table::BAR_WARP_SYNC_MEMBER,
+        &table::VOTE_SYNC_MEMBER,
+        &table::REDUX_SYNC_MEMBER,
+        &table::ELECT_SYNC_MEMBER,
+        &table::MATCH_SYNC_MEMBER,
+        &table::BAR_OPERANDS,
+        &table::BAR_ARRIVE_OPERANDS,
+    ] {
+        assert!(all.iter().any(|q| std::ptr::eq(*q, pre)), "{}", pre.id);
+    }
+}

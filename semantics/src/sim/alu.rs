@@ -39,6 +39,19 @@ pub(crate) fn binary(op: BinOp, ty: IntTy, a: u64, b: u64) -> Option<u64> {
     }
 }
 
+/// The bits the interpreter writes where [`binary`] gives `None`: still
+/// `crate::arith`'s value (sm_90's: all ones for a division by zero),
+/// marked unspecified by the caller, so that what a run prints is what
+/// the pure functions and `conform eval` give.
+pub(crate) fn nominal(op: BinOp, ty: IntTy, a: u64, b: u64) -> u64 {
+    let t = int_type(ty);
+    match op {
+        BinOp::Div => int::div(t, a, b).bits,
+        BinOp::Rem => int::rem(t, a, b).bits,
+        _ => 0,
+    }
+}
+
 /// The `crate::arith` type of an operation.
 fn int_type(ty: IntTy) -> IntType {
     IntType {

@@ -7,6 +7,7 @@
 
 use super::program::{Reg, Src};
 use super::undefined::Undefined;
+use crate::arith::approx::ApproxForm;
 use crate::arith::compare::{self, BoolOp, CmpOp, TestOp};
 use crate::arith::float::{self, FloatFormat, FpMods, FpResult, MinMaxMods};
 use crate::arith::int::{self, IntType, MulMode, ShiftMode};
@@ -217,6 +218,17 @@ pub enum Arith {
     Testp {
         fmt: &'static FloatFormat,
         op: TestOp,
+    },
+    /// The approximate forms (`.approx`, `.full`; PTX ISA 9.7.3.8,
+    /// 9.7.3.13-22, 9.7.4.9-10), through [`crate::arith::approx`]: the
+    /// destination gets the correctly rounded exact result (the nominal
+    /// value), and every bit the spec's bound leaves free is marked
+    /// unspecified: an interval's whole lane (any value in it conforms, so
+    /// the model asserts none of its bits), a NaN's sign and payload, the
+    /// open upper word of `rcp.approx.ftz.f64`. Results the spec fixes
+    /// (its tables of special values) are defined.
+    Approx {
+        form: ApproxForm,
     },
 }
 
@@ -432,6 +444,14 @@ pub fn eval(i: &ArithInstr, v: &[u64; 4], cf: Carry) -> Result<Out, Undefined> {
             pred(c),
         ),
         Arith::Testp { fmt, op } => Out::value(u64::from(compare::testp(fmt, op, a))),
+        Arith::Approx { form } => {
+            let (d, open) = form.eval_register(a, b);
+            Out {
+                d,
+                unspecified: open,
+                ..Out::default()
+            }
+        }
     })
 }
 

@@ -313,6 +313,10 @@ pub enum Op {
     /// An integer, logic, floating-point or comparison instruction run
     /// through `crate::arith` (PTX ISA 9.7.1-9.7.4, 9.7.7, 9.7.8).
     Arith(Box<super::arith::ArithInstr>),
+    /// `set`, `slct`, the video instructions and the packed integer forms
+    /// (PTX ISA 9.7.7.1, 9.7.7.4, 9.7.10, 9.7.11, 9.7.1), run through
+    /// `crate::arith::video`.
+    Video(Box<super::video::VideoInstr>),
     Prmt {
         d: Reg,
         a: Src,
@@ -376,12 +380,18 @@ pub enum Op {
     },
     /// `atom`, `red` (PTX ISA 9.7.13).
     Atom(Box<Atomic>),
+    /// `multimem.ld_reduce`, `.st`, `.red` (PTX ISA 9.7.9.14): `regs`
+    /// holds one register per vector element (`.v2/.v4/.v8`), each `ty`
+    /// wide; `fmt` is the float format of `.f16 .bf16 .f32 .f64` (`packed`
+    /// for `.f16x2`/`.bf16x2`, two 16-bit elements per register).
     Multimem {
         op: MultimemOp,
         ty: IntTy,
         float: bool,
         regs: Vec<Option<Src>>,
         addr: Addr,
+        fmt: Option<crate::sim::reduce::BulkRedType>,
+        packed: bool,
     },
     /// `cp.async.ca/.cg.shared{::cta}.global [dst], [src], cp-size{,
     /// src-size}{, ignore-src}` (PTX ISA 9.7.9.25.3.1). The interpreter
@@ -418,6 +428,15 @@ pub enum Op {
         id: Src,
         count: Option<Src>,
     },
+    /// `bar.arrive a, b` (PTX ISA 9.7.13.1): counts the thread at barrier
+    /// `a` of `b` threads without waiting.
+    BarArrive {
+        id: Src,
+        count: Src,
+    },
+    /// `trap` (PTX ISA 9.7.17): "Abort execution and generate an interrupt
+    /// to the host CPU": the thread stops with a report.
+    Trap,
     WarpSync {
         mask: Src,
     },
@@ -539,6 +558,17 @@ pub enum AsyncInstr {
         space: Space,
         elem: u8,
         srcs: Vec<Src>,
+        mbar: Addr,
+    },
+    /// `red.async.relaxed.cluster{.shared::cluster}.mbarrier::complete_tx::bytes.op.type
+    /// [a], b, [mbar]` (PTX ISA 9.7.13.7): one element of `op`/`ty`
+    /// reduced into `a` asynchronously, completing `elem` bytes on `mbar`.
+    RedAsync {
+        addr: Addr,
+        space: Space,
+        op: crate::sim::reduce::BulkRedOp,
+        ty: crate::sim::reduce::BulkRedType,
+        src: Src,
         mbar: Addr,
     },
     /// `st.bulk [a], size, 0`.

@@ -137,6 +137,22 @@ pub fn reduce_sm90(op: BulkRedOp, ty: BulkRedType, noftz: bool, mem: u64, src: u
     reduce_with(op, ty, noftz, mem, src, false)
 }
 
+/// `cp.reduce.async.bulk.tensor` (PTX ISA 9.7.9.25.5.3): its section
+/// names the operations and element types but, unlike the non-tensor
+/// section, says nothing of rounding or of flushing subnormals, so
+/// `.add.f32` is plain IEEE 754 addition, nearest even, subnormals kept
+/// (the H100 agrees: `27_tma_store_reduce_prefetch` of the nvcc corpus,
+/// corpus/simulator/README.md). Otherwise [`reduce`].
+pub fn reduce_tensor(
+    op: BulkRedOp,
+    ty: BulkRedType,
+    noftz: bool,
+    mem: u64,
+    src: u64,
+) -> (u64, u64) {
+    reduce_with(op, ty, noftz, mem, src, false)
+}
+
 fn reduce_with(
     op: BulkRedOp,
     ty: BulkRedType,
@@ -456,6 +472,33 @@ pub fn tensor_type(op: BulkRedOp, ty: crate::tensor::DataType) -> Option<(BulkRe
         _ => return None,
     };
     Some((t, ty != D::F32Ftz))
+}
+
+/// One element of `multimem.ld_reduce`/`multimem.red` (PTX ISA 9.7.9.14):
+/// `x` combined with `y` under `op`, element-wise over the two 16-bit
+/// halves of a `.f16x2`/`.bf16x2` register when `packed` ("`.f16x2`...
+/// operate on packed data"), with [`reduce_sm90`]'s meaning of each
+/// element (integer operations on the type's bits, `.add` rounding to
+/// nearest even with subnormals kept, `.min`/`.max` of half precision as
+/// 9.7.4's). Returns the bits and the mask of bits the spec leaves open.
+pub fn multimem_combine(
+    op: BulkRedOp,
+    ty: BulkRedType,
+    packed: bool,
+    x: u64,
+    y: u64,
+) -> (u64, u64) {
+    if !packed {
+        return reduce_sm90(op, ty, true, x, y);
+    }
+    let mut out = (0u64, 0u64);
+    for lane in 0..2 {
+        let s = 16 * lane;
+        let (v, m) = reduce_sm90(op, ty, true, (x >> s) & 0xffff, (y >> s) & 0xffff);
+        out.0 |= (v & 0xffff) << s;
+        out.1 |= (m & 0xffff) << s;
+    }
+    out
 }
 
 #[cfg(test)]

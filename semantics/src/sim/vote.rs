@@ -1,4 +1,4 @@
-//! `vote.sync`, `redux.sync` and `elect.sync` (PTX ISA 9.7.13) as functions
+//! `vote.sync`, `redux.sync`, `elect.sync` and `match.sync` (PTX ISA 9.7.13) as functions
 //! of a whole warp. As for [`super::shfl`], waiting for the lanes of
 //! `membermask` is the interpreter's business; these functions see the warp
 //! once every lane that will take part has arrived.
@@ -14,9 +14,19 @@ pub enum VoteMode {
     Ballot,
 }
 
-/// `.op` and `.type` of `redux.sync` (the integer forms).
+/// `.op` and `.type` of `redux.sync`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ReduxOp {
+    /// `.min{.abs}{.NaN}.f32` (sm_100a).
+    FMin {
+        abs: bool,
+        nan: bool,
+    },
+    /// `.max{.abs}{.NaN}.f32` (sm_100a).
+    FMax {
+        abs: bool,
+        nan: bool,
+    },
     /// `.add.{u32,s32}`: "the result is truncated to 32 bits", the same
     /// bits for both types.
     Add,
@@ -37,6 +47,12 @@ pub enum WarpOp {
     Vote(VoteMode),
     Redux(ReduxOp),
     Elect,
+    /// `match.any.sync` (`all: false`) or `match.all.sync`, `.b32` or
+    /// `.b64` (`a` holds the value's bits).
+    Match {
+        all: bool,
+        wide: bool,
+    },
 }
 
 impl VoteMode {
@@ -75,8 +91,49 @@ impl ReduxOp {
         })
     }
 
+    /// `redux.sync.op{.abs}{.NaN}.f32` (PTX ISA 9.7.13, sm_100a): the
+    /// minimum or maximum of the lanes' values, as `min`/`max.f32` order
+    /// them ("-0.0 < +0.0"; a NaN input is ignored unless `.NaN`, which
+    /// makes the result the canonical NaN; all NaN gives NaN), of their
+    /// absolute values with `.abs`. `None` for the integer operations.
+    pub fn from_float(op: &str, abs: bool, nan: bool) -> Option<ReduxOp> {
+        match op {
+            ".min" => Some(ReduxOp::FMin { abs, nan }),
+            ".max" => Some(ReduxOp::FMax { abs, nan }),
+            _ => None,
+        }
+    }
+
+    /// The float reduction of two values and the bits it leaves open.
+    fn combine_float(self, x: u64, y: u64) -> (u64, u64) {
+        use crate::arith::float::{self, MinMaxMods, F32};
+        let (abs, nan, min) = match self {
+            ReduxOp::FMin { abs, nan } => (abs, nan, true),
+            ReduxOp::FMax { abs, nan } => (abs, nan, false),
+            _ => return (x, 0),
+        };
+        let clear = |v: u64| if abs { v & 0x7fff_ffff } else { v };
+        let m = MinMaxMods {
+            nan,
+            ..MinMaxMods::default()
+        };
+        let r = if min {
+            float::min(&F32, m, clear(x), clear(y), None)
+        } else {
+            float::max(&F32, m, clear(x), clear(y), None)
+        };
+        (r.bits, r.unspecified)
+    }
+
+    fn is_float(self) -> bool {
+        matches!(self, ReduxOp::FMin { .. } | ReduxOp::FMax { .. })
+    }
+
     fn combine(self, x: u32, y: u32) -> u32 {
         match self {
+            ReduxOp::FMin { .. } | ReduxOp::FMax { .. } => {
+                self.combine_float(x.into(), y.into()).0 as u32
+            }
             ReduxOp::Add => x.wrapping_add(y),
             ReduxOp::Min { signed: true } => (x as i32).min(y as i32) as u32,
             ReduxOp::Min { signed: false } => x.min(y),
@@ -95,7 +152,7 @@ pub enum WarpLane {
     /// The lane executes it with source `a` (a predicate as 0 or 1, after
     /// `!`; nothing for `elect.sync`).
     Executes {
-        a: u32,
+        a: u64,
         membermask: u32,
     },
     /// At the instruction with a false guard: it contributes nothing.
@@ -109,8 +166,10 @@ pub enum WarpLane {
 /// `p`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WarpOut {
-    pub d: u32,
+    pub d: u64,
     pub p: bool,
+    /// Bits of `d` the spec leaves open (a NaN's sign and payload).
+    pub unspecified: u64,
     /// The lanes whose `a` went into the result.
     pub members: u32,
 }
@@ -127,6 +186,10 @@ const ELECT_NOT_IN_MASK: Undefined = Undefined::behaviour(
     "9.7.13",
     "elect.sync: The behavior is undefined if the executing thread is not in membermask",
 );
+const MATCH_NOT_IN_MASK: Undefined = Undefined::behaviour(
+    "9.7.13",
+    "The behavior of match.sync is undefined if the executing thread is not in the membermask",
+);
 const NOT_CONVERGED: Undefined = Undefined::behaviour(
     "9.7.13",
     "vote.sync, redux.sync, elect.sync cause the executing thread to wait until all non-exited threads corresponding to membermask have executed the instruction with the same qualifiers and same membermask value",
@@ -138,6 +201,7 @@ impl WarpOp {
             WarpOp::Vote(_) => &VOTE_NOT_IN_MASK,
             WarpOp::Redux(_) => &REDUX_NOT_IN_MASK,
             WarpOp::Elect => &ELECT_NOT_IN_MASK,
+            WarpOp::Match { .. } => &MATCH_NOT_IN_MASK,
         }
     }
 }
@@ -210,27 +274,73 @@ pub fn warp_sync(
             Err(u) => return Some(Err(u)),
         };
         let set = (0..32).filter(|&k| m & (1 << k) != 0);
+        let mut unspecified = 0;
         let (d, p) = match op {
             WarpOp::Vote(mode) => {
-                let ballot = set.fold(0u32, |b, k| b | ((a(k) & 1) << k));
+                let ballot = set.fold(0u32, |b, k| b | ((a(k) as u32 & 1) << k));
                 let d = match mode {
                     VoteMode::Ballot => ballot,
                     VoteMode::All => u32::from(ballot == m),
                     VoteMode::Any => u32::from(ballot != 0),
                     VoteMode::Uni => u32::from(ballot == m || ballot == 0),
                 };
+                (u64::from(d), false)
+            }
+            WarpOp::Redux(r) if r.is_float() => {
+                let mut acc: Option<(u64, u64)> = None;
+                for k in set {
+                    let x = a(k) & 0xffff_ffff;
+                    acc = Some(match acc {
+                        // a lone value goes through the same `.abs` and NaN
+                        // rules as a pair (min(x, x))
+                        None => r.combine_float(x, x),
+                        Some((y, u)) => {
+                            let (v, f) = r.combine_float(y, x);
+                            (v, f | if v == y { u } else { 0 })
+                        }
+                    });
+                }
+                let (d, u) = acc.unwrap_or((0, 0));
+                unspecified = u;
                 (d, false)
             }
             WarpOp::Redux(r) => {
-                let d = set.map(a).reduce(|x, y| r.combine(x, y)).unwrap_or(0);
-                (d, false)
+                let d = set
+                    .map(|k| a(k) as u32)
+                    .reduce(|x, y| r.combine(x, y))
+                    .unwrap_or(0);
+                (u64::from(d), false)
             }
             WarpOp::Elect => {
                 let leader = m.trailing_zeros();
-                (leader, leader as usize == i)
+                (u64::from(leader), leader as usize == i)
+            }
+            // "match.any: d is set to mask corresponding to non-exited
+            // threads in membermask that have same value of operand a";
+            // "match.all: d is set to mask corresponding to all non-exited
+            // threads in membermask if all non-exited threads in membermask
+            // have same value of operand a; otherwise d is set to 0.
+            // Optionally predicate p is set to true if all non-exited
+            // threads in membermask have same value of operand a;
+            // otherwise p is set to false."
+            WarpOp::Match { all, .. } => {
+                let same = set
+                    .filter(|&k| a(k) == a(i))
+                    .fold(0u32, |b, k| b | (1 << k));
+                if all {
+                    let uniform = same == m;
+                    (if uniform { u64::from(m) } else { 0 }, uniform)
+                } else {
+                    (u64::from(same), false)
+                }
             }
         };
-        Some(Ok(WarpOut { d, p, members: m }))
+        Some(Ok(WarpOut {
+            d,
+            p,
+            unspecified,
+            members: m,
+        }))
     })
 }
 
@@ -240,7 +350,7 @@ mod tests {
 
     fn warp(mask: u32, a: impl Fn(u32) -> u32) -> [WarpLane; 32] {
         std::array::from_fn(|i| WarpLane::Executes {
-            a: a(i as u32),
+            a: u64::from(a(i as u32)),
             membermask: mask,
         })
     }
@@ -248,7 +358,7 @@ mod tests {
     fn ds(out: &[Option<Result<WarpOut, &'static Undefined>>; 32]) -> Vec<u32> {
         out.iter()
             .map(|o| match o {
-                Some(Ok(r)) => r.d,
+                Some(Ok(r)) => r.d as u32,
                 _ => u32::MAX,
             })
             .collect()
@@ -275,6 +385,7 @@ mod tests {
             Some(Ok(WarpOut {
                 d: 1,
                 p: false,
+                unspecified: 0,
                 members: 0xffff
             }))
         );

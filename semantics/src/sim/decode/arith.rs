@@ -3,11 +3,15 @@
 //! 9.7.7 comparison, 9.7.8 logic and shift) into [`Op::Arith`]. What the
 //! interpreter ran before (plain integer forms without carries or
 //! saturation) stays with `plain.rs`; the approximate forms (`.approx`,
-//! `.full`) are refused as not modelled. The lenient decoding (for
-//! `ptx-ub`) keeps these instructions opaque.
+//! `.full`: `div`, `rcp`, `sqrt`, `rsqrt`, `sin`, `cos`, `lg2`, `ex2`,
+//! `tanh`) decode to [`Arith::Approx`] when sm_90 has the form
+//! (`crate::arith::approx::FORMS`); the legacy spellings without `.approx`
+//! are refused as not modelled. The lenient decoding (for `ptx-ub`) reads
+//! them the same way.
 
 use super::plain::int_ty;
 use super::{Decoder, LoadError};
+use crate::arith::approx::ApproxForm;
 use crate::arith::compare::{BoolOp, CmpOp, TestOp};
 use crate::arith::float::{FloatFormat, FpMods, MinMaxMods, BF16, F16, F32, F64};
 use crate::arith::int::{IntType, MulMode, ShiftMode};
@@ -19,7 +23,8 @@ use crate::sim::program::{Op, Src};
 /// Opcodes only `crate::arith` runs.
 const ARITH_ONLY: &[&str] = &[
     "addc", "subc", "madc", "mul24", "mad24", "sad", "bfind", "fns", "bfi", "bmsk", "szext", "shf",
-    "dp4a", "dp2a", "lop3", "testp", "copysign", "rcp", "sqrt", "fma",
+    "dp4a", "dp2a", "lop3", "testp", "copysign", "rcp", "sqrt", "fma", "rsqrt", "sin", "cos",
+    "lg2", "ex2", "tanh",
 ];
 
 /// Opcodes `plain.rs` runs in their plain integer forms.
@@ -74,15 +79,6 @@ impl Decoder<'_> {
             || (PLAIN.contains(&op)
                 && (ins.quals.iter().any(|q| MODIFIERS.contains(&q.as_str()))
                     || (int_ty(last).is_none() && last != ".pred")));
-        if ours && self.opaque_arith {
-            // `ptx-ub`'s symbolic executor reads the lenient decoding and
-            // knows no `Op::Arith` yet: these stay opaque there, and its
-            // witnesses replay on the same reading
-            return Some(Err(self.unsupported_plain(
-                ins,
-                "the lenient decoding keeps crate::arith's instructions opaque",
-            )));
-        }
         ours.then(|| self.arith_instr(ins))
     }
 
@@ -92,13 +88,44 @@ impl Decoder<'_> {
 
     fn arith_instr(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
         if Self::arith_has(ins, ".approx") || Self::arith_has(ins, ".full") {
-            return Err(self.unsupported_plain(ins, "approximate forms are not modelled"));
+            return self.approx_instr(ins);
         }
         let last = ins.quals.last().cloned().unwrap_or_default();
         if let Some((fmt, packed)) = float_type(&last) {
             return self.float_instr(ins, &last, fmt, packed);
         }
         self.int_instr(ins, &last)
+    }
+
+    /// An approximate form (`div.approx.ftz.f32`, `ex2.approx.f16x2`...):
+    /// its opcode, `.approx` or `.full`, `.ftz` and type must name a row
+    /// of `crate::arith::approx::FORMS`; any other qualifier is refused.
+    fn approx_instr(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let full = Self::arith_has(ins, ".full");
+        let ftz = Self::arith_has(ins, ".ftz");
+        let ty = ins.quals.last().cloned().unwrap_or_default();
+        let known = |q: &str| matches!(q, ".approx" | ".full" | ".ftz") || q == ty;
+        let form = ApproxForm::parse(&format!(
+            "{}{}{}{ty}",
+            ins.opcode,
+            if full { ".full" } else { ".approx" },
+            if ftz { ".ftz" } else { "" },
+        ))
+        .filter(|_| ins.quals.iter().all(|q| known(q)));
+        let Some(form) = form else {
+            return Err(self.unsupported_plain(ins, "this approximate form is not modelled"));
+        };
+        let d = self.dest_at(ins, 0)?;
+        let tys = vec![ty.as_str(); form.op.sources()];
+        Ok(arith_op(ArithInstr {
+            op: Arith::Approx { form },
+            d: Some(d),
+            q: None,
+            srcs: self.srcs(ins, &tys)?,
+            neg_pred: false,
+            bits: form.reg_bits() as u16,
+            cc: false,
+        }))
     }
 
     /// A destination, or `None` for the sink `_`.

@@ -320,6 +320,52 @@ impl Decoder<'_> {
         })
     }
 
+    /// `red.async.sem.scope{.ss}.completion_mechanism.op.type [a], b, [mbar]`
+    /// (PTX ISA 9.7.13.7): "`.sem = { .relaxed }; .scope = { .cluster };
+    /// .ss = { .shared::cluster }; .completion_mechanism = {
+    /// .mbarrier::complete_tx::bytes }`", with `.inc, .dec` on `.u32`;
+    /// `.min, .max` on `.u32, .s32`; `.and, .or, .xor` on `.b32`; `.add` on
+    /// `.u32, .s32, .u64`. Without `.ss`, `a` and `mbar` are generic
+    /// addresses.
+    pub(super) fn red_async(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let q: Vec<&str> = ins.quals.iter().map(String::as_str).collect();
+        let (space, rest) = match q.as_slice() {
+            [".async", ".relaxed", ".cluster", ".shared::cluster", rest @ ..] => {
+                (Space::SharedCluster, rest)
+            }
+            [".async", ".relaxed", ".cluster", rest @ ..] => (Space::Generic, rest),
+            _ => return Err(self.unsupported(ins, "red.async.relaxed.cluster{.shared::cluster}")),
+        };
+        let [".mbarrier::complete_tx::bytes", op, ty] = rest else {
+            return Err(self.unsupported(ins, "this red.async form"));
+        };
+        use BulkRedOp as O;
+        use BulkRedType as T;
+        let (op, ty) = match (*op, *ty) {
+            (".inc", ".u32") => (O::Inc, T::U32),
+            (".dec", ".u32") => (O::Dec, T::U32),
+            (".min", ".u32") => (O::Min, T::U32),
+            (".min", ".s32") => (O::Min, T::S32),
+            (".max", ".u32") => (O::Max, T::U32),
+            (".max", ".s32") => (O::Max, T::S32),
+            (".and", ".b32") => (O::And, T::B32),
+            (".or", ".b32") => (O::Or, T::B32),
+            (".xor", ".b32") => (O::Xor, T::B32),
+            (".add", ".u32") => (O::Add, T::U32),
+            (".add", ".s32") => (O::Add, T::S32),
+            (".add", ".u64") => (O::Add, T::U64),
+            _ => return Err(self.unsupported(ins, "red.async has no such .op and .type")),
+        };
+        Self::wrap(AsyncInstr::RedAsync {
+            addr: self.address(self.operand(ins, 0)?, space, ins)?,
+            space,
+            op,
+            ty,
+            src: self.value(self.operand(ins, 1)?, ty_name(ty), ins)?,
+            mbar: self.address(self.operand(ins, 2)?, space, ins)?,
+        })
+    }
+
     /// `fence.proxy.async{.global, .shared::cta, .shared::cluster}`; the
     /// other fences order memory only, which one interleaving does not
     /// need.
@@ -333,5 +379,15 @@ impl Decoder<'_> {
             return Self::wrap(AsyncInstr::FenceProxyAsync { space });
         }
         Ok(Op::Nop)
+    }
+}
+
+/// The PTX type of a `red.async` element.
+fn ty_name(ty: BulkRedType) -> &'static str {
+    match ty {
+        BulkRedType::S32 => ".s32",
+        BulkRedType::U64 => ".u64",
+        BulkRedType::B32 => ".b32",
+        _ => ".u32",
     }
 }

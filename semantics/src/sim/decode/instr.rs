@@ -23,7 +23,17 @@ impl Decoder<'_> {
             "mov" => self.mov(ins),
             "prmt" => self.prmt(ins),
             "shfl" => self.shfl(ins),
-            "activemask" | "vote" | "redux" | "elect" => self.warp_op(ins),
+            "activemask" | "vote" | "redux" | "elect" | "match" => self.warp_op(ins),
+            "bar" | "barrier"
+                if ins.quals.iter().any(|q| q == ".arrive")
+                    && !ins.quals.iter().any(|q| q == ".cluster") =>
+            {
+                self.bar_arrive(ins)
+            }
+            "trap" => Ok(Op::Trap),
+            // "brkpt: Suspends execution" for a debugger; with none attached
+            // the model goes on
+            "brkpt" => Ok(Op::Nop),
             "ld" | "ldu" => self.load(ins),
             "st" => self.store(ins),
             "cvta" => self.cvta(ins),
@@ -40,6 +50,7 @@ impl Decoder<'_> {
                 None if ins.quals.first().is_some_and(|q| q == ".async") => self.cp_async(ins),
                 None => self.plain(ins),
             },
+            "red" if ins.quals.first().is_some_and(|q| q == ".async") => self.red_async(ins),
             "mbarrier" => self.mbarrier(ins),
             "fence" => self.fence(ins),
             "tensormap" => self.tensormap_replace(ins),
@@ -385,12 +396,36 @@ impl Decoder<'_> {
                 let d = self.dest(self.operand(ins, 0)?, ins)?.slot;
                 (WarpOp::Vote(mode), Some(d), None, a, negate, 2)
             }
-            ("redux", [".sync", op, ty]) => {
+            ("redux", [".sync", op, ty]) if *ty != ".f32" => {
                 let op = ReduxOp::from_qualifiers(op, ty)
                     .ok_or_else(|| self.unsupported(ins, "this redux.sync form"))?;
                 let a = self.value(self.operand(ins, 1)?, ty, ins)?;
                 let d = self.dest(self.operand(ins, 0)?, ins)?.slot;
                 (WarpOp::Redux(op), Some(d), None, a, false, 2)
+            }
+            // `redux.sync.op{.abs}{.NaN}.f32 d, a, membermask` (sm_100a)
+            ("redux", [".sync", op, mods @ .., ".f32"])
+                if mods.iter().all(|m| matches!(*m, ".abs" | ".NaN")) =>
+            {
+                let abs = mods.contains(&".abs");
+                let nan = mods.contains(&".NaN");
+                let op = ReduxOp::from_float(op, abs, nan)
+                    .ok_or_else(|| self.unsupported(ins, "redux.sync.f32 takes .min or .max"))?;
+                let a = self.value(self.operand(ins, 1)?, ".f32", ins)?;
+                let d = self.dest(self.operand(ins, 0)?, ins)?.slot;
+                (WarpOp::Redux(op), Some(d), None, a, false, 2)
+            }
+            // `match.any.sync.type d, a, membermask`, `match.all.sync.type
+            // d{|p}, a, membermask` (.b32, .b64)
+            ("match", [mode @ (".any" | ".all"), ".sync", ty @ (".b32" | ".b64")]) => {
+                let all = *mode == ".all";
+                let (d, p) = match &self.operand(ins, 0)?.kind {
+                    OperandKind::Pair(d, p) if all => (sink_or_dest(d)?, sink_or_dest(p)?),
+                    _ => (sink_or_dest(self.operand(ins, 0)?)?, None),
+                };
+                let a = self.value(self.operand(ins, 1)?, ty, ins)?;
+                let wide = *ty == ".b64";
+                (WarpOp::Match { all, wide }, d, p, a, false, 2)
             }
             ("elect", [".sync"]) => {
                 let OperandKind::Pair(d, p) = &self.operand(ins, 0)?.kind else {
@@ -413,6 +448,26 @@ impl Decoder<'_> {
             a,
             negate,
             mask: self.value(self.operand(ins, mask)?, ".b32", ins)?,
+        })
+    }
+
+    /// `bar{.cta}.arrive a, b` and `barrier{.cta}.arrive{.aligned} a, b`
+    /// (PTX ISA 9.7.13.1): "`bar{.cta}.arrive` does not cause any waiting
+    /// by the executing threads; it simply marks a thread's arrival at the
+    /// barrier"; "Operand b must be specified for `bar{.cta}.arrive`".
+    fn bar_arrive(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        let rest: Vec<&str> = ins
+            .quals
+            .iter()
+            .map(String::as_str)
+            .filter(|q| !matches!(*q, ".cta" | ".aligned" | ".release" | ".relaxed"))
+            .collect();
+        if rest != [".arrive"] {
+            return Err(self.unsupported(ins, "this barrier arrive form"));
+        }
+        Ok(Op::BarArrive {
+            id: self.value(self.operand(ins, 0)?, ".u32", ins)?,
+            count: self.value(self.operand(ins, 1)?, ".u32", ins)?,
         })
     }
 
@@ -713,12 +768,24 @@ impl Decoder<'_> {
             t.kind,
             TypeKind::Bits | TypeKind::Unsigned | TypeKind::Signed
         );
-        if float && !matches!(t.name, ".f32" | ".f64") {
-            return Err(self.unsupported(ins, "multimem on 16-bit and 8-bit floating-point types"));
-        }
-        if b.get("vec").is_some() || b.get("acc_prec").is_some() {
-            return Err(self.unsupported(ins, "vector multimem and accumulation precision"));
-        }
+        use crate::sim::reduce::BulkRedType;
+        let (fmt, packed) = match t.name {
+            ".f32" => (Some(BulkRedType::F32), false),
+            ".f64" => (Some(BulkRedType::F64), false),
+            ".f16" => (Some(BulkRedType::F16), false),
+            ".bf16" => (Some(BulkRedType::Bf16), false),
+            ".f16x2" => (Some(BulkRedType::F16), true),
+            ".bf16x2" => (Some(BulkRedType::Bf16), true),
+            _ if float => {
+                return Err(self.unsupported(ins, "multimem on 8-bit floating-point types"));
+            }
+            _ => (None, false),
+        };
+        // `.acc::f32` (accumulate `.f16`/`.bf16` in f32): for two
+        // locations, f32 holds every sum of two 16-bit values to at least
+        // 2p + 2 bits, so rounding it to the format is the format's own
+        // rounded sum (double rounding is innocuous); more locations leave
+        // the order, and so the bits, open (`FLOAT_ORDER`) either way
         let red = |q: Option<&str>| -> Option<RedOp> {
             Some(match q? {
                 ".add" => RedOp::Add,
@@ -748,10 +815,19 @@ impl Decoder<'_> {
             _ => (0, 1),
         };
         let v = self.operand(ins, val_op)?;
-        let regs = vec![Some(match op {
-            MultimemOp::LdReduce(_) => Src::Reg(self.dest(v, ins)?.slot),
-            _ => self.value(v, ty_name, ins)?,
-        })];
+        let elems: Vec<&Operand> = match &v.kind {
+            OperandKind::Vector(v) => v.iter().collect(),
+            _ => vec![v],
+        };
+        let regs = elems
+            .into_iter()
+            .map(|e| {
+                Ok(Some(match op {
+                    MultimemOp::LdReduce(_) => Src::Reg(self.dest(e, ins)?.slot),
+                    _ => self.value(e, ty_name, ins)?,
+                }))
+            })
+            .collect::<Result<Vec<_>, LoadError>>()?;
         Ok(Op::Multimem {
             op,
             ty: IntTy {
@@ -761,6 +837,8 @@ impl Decoder<'_> {
             float,
             regs,
             addr: self.address(self.operand(ins, addr_op)?, Space::Global, ins)?,
+            fmt,
+            packed,
         })
     }
 

@@ -124,7 +124,6 @@ fn decode(
     let reach = call::reachable(module, f);
     let mut d = Decoder::new(profile);
     d.lenient = lenient;
-    d.opaque_arith = lenient;
     d.declare_functions(module, &reach);
     d.module_scope(module)?;
     d.params(f)?;
@@ -192,9 +191,6 @@ pub(crate) struct Decoder<'p> {
     fixups: Vec<(usize, String, u32)>,
     /// Unmodelled instructions become [`Op::Opaque`].
     lenient: bool,
-    /// The whole kernel is decoded leniently (`prepare_lenient`): the
-    /// instructions of `crate::arith` stay opaque, as `ptx-ub` reads them.
-    opaque_arith: bool,
     /// Operations an instruction needs before its own (the sum of a
     /// `reg+imm` operand, the elements of a vector `mov`), run under the
     /// same guard.
@@ -276,7 +272,6 @@ impl<'p> Decoder<'p> {
             labels: HashMap::new(),
             fixups: Vec::new(),
             lenient: false,
-            opaque_arith: false,
             pending: Vec::new(),
             temps: 0,
             functions: Vec::new(),

@@ -67,6 +67,11 @@ impl Decoder<'_> {
     }
 
     pub(super) fn plain(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        // `set`, `slct`, the video instructions and the packed integer
+        // forms: `video.rs`
+        if let Some(r) = self.video(ins) {
+            return r;
+        }
         if let Some(r) = self.arith(ins) {
             return r;
         }

@@ -11,6 +11,7 @@ use crate::sim::memory::OUTSIDE;
 use crate::sim::program::{
     Access, Addr, AsyncInstr, MultimemOp, Op, Order, Policy, RedOp, Reg, Src,
 };
+use crate::sim::reduce::{self, BulkRedOp, BulkRedType};
 use crate::sim::shfl::{shfl, shfl_sync, ShflLane};
 use crate::sim::space::Space;
 use crate::sim::undefined::{Effect, Undefined};
@@ -19,6 +20,7 @@ use crate::sim::window;
 
 pub(super) mod asynch;
 mod atom;
+mod video;
 
 const GUARD: &str = "the guard predicate has unspecified bits";
 const ADDRESS: &str = "the address has unspecified bits";
@@ -193,6 +195,19 @@ impl Machine<'_> {
             Op::Shfl { .. } | Op::WarpSync { .. } | Op::Warp { .. } => {
                 self.collective(w, pc, active, exec, &instr.op);
                 return;
+            }
+            Op::BarArrive { id, count } => self.bar_arrive(w, pc, exec, *id, *count),
+            // "trap: Abort execution and generate an interrupt to the host
+            // CPU" (PTX ISA 9.7.17): the executing threads stop, reported
+            Op::Trap => {
+                for l in lanes(exec) {
+                    self.stop(
+                        w,
+                        l,
+                        pc,
+                        StopKind::Resource("trap: execution aborted (PTX ISA 9.7.17)".into()),
+                    );
+                }
             }
             Op::Activemask { d } => {
                 for l in lanes(exec) {
@@ -487,10 +502,12 @@ impl Machine<'_> {
             Op::Multimem {
                 op,
                 ty,
-                float,
                 ref regs,
                 addr,
-            } => self.multimem(w, l, op, ty, float, regs, addr)?,
+                fmt,
+                packed,
+                ..
+            } => self.multimem(w, l, op, ty, (fmt, packed), regs, addr)?,
             Op::CpAsync {
                 dst,
                 src,
@@ -499,6 +516,7 @@ impl Machine<'_> {
                 ignore_src,
             } => self.cp_async(w, l, pc, dst, src, cp_size, src_size, ignore_src)?,
             Op::Arith(ref a) => self.arith(w, l, a)?,
+            Op::Video(ref v) => self.video(w, l, v),
             // an instruction the interpreter does not model (lenient
             // decoding): its destinations hold bits nobody knows
             Op::Opaque { ref dests } => {
@@ -914,6 +932,10 @@ impl Machine<'_> {
         Ok(())
     }
 
+    /// `multimem.ld_reduce`, `.st`, `.red` (PTX ISA 9.7.9.14) over the
+    /// launch's multicast objects: each vector element `k` (`ty` wide) at
+    /// `a + k * size` of every member, combined through
+    /// [`crate::sim::reduce::multimem_combine`].
     #[allow(clippy::too_many_arguments)]
     fn multimem(
         &mut self,
@@ -921,15 +943,16 @@ impl Machine<'_> {
         l: usize,
         op: MultimemOp,
         ty: crate::sim::program::IntTy,
-        float: bool,
+        (fmt, packed): (Option<BulkRedType>, bool),
         regs: &[Option<Src>],
         addr: Addr,
     ) -> Result<(), Stop> {
         let a = self.address(w, l, addr)?;
         let n = u64::from(ty.bits / 8);
+        let total = n * regs.len().max(1) as u64;
         let env = Env {
             addr: a,
-            size: n,
+            size: total,
             ..Env::default()
         };
         precond::check(&self.profile, &table::ALIGNED, &env).map_err(Stop::Undefined)?;
@@ -942,82 +965,115 @@ impl Machine<'_> {
             return Err(Stop::Undefined(NOT_MULTIMEM));
         };
         let off = a - m.addr;
-        if off + n > m.size {
+        if off + total > m.size {
             return Err(Stop::Undefined(NOT_MULTIMEM));
         }
         let members: Vec<u64> = m.members.iter().map(|b| b + off).collect();
         let mut locs = Vec::with_capacity(members.len());
         for x in &members {
-            let (i, o) = self.global.find(*x, n).ok_or(Stop::Undefined(OUTSIDE))?;
+            let (i, o) = self
+                .global
+                .find(*x, total)
+                .ok_or(Stop::Undefined(OUTSIDE))?;
             locs.push(Loc::Global(i, o));
         }
         let bits = u32::from(ty.bits);
-        // `.add` is the only floating-point reduction of f32 and f64
-        // (9.7.9.14's table); IEEE round-to-nearest-even, as `+` here
-        let combine = |r: RedOp, x: u64, y: u64| -> u64 {
-            if float {
-                if bits == 32 {
-                    u64::from((f32::from_bits(x as u32) + f32::from_bits(y as u32)).to_bits())
-                } else {
-                    (f64::from_bits(x) + f64::from_bits(y)).to_bits()
-                }
-            } else {
-                let bop = match r {
-                    RedOp::Add => crate::sim::program::BinOp::Add,
-                    RedOp::Min => crate::sim::program::BinOp::Min,
-                    RedOp::Max => crate::sim::program::BinOp::Max,
-                    RedOp::And => crate::sim::program::BinOp::And,
-                    RedOp::Or => crate::sim::program::BinOp::Or,
-                    RedOp::Xor => crate::sim::program::BinOp::Xor,
-                };
-                alu::binary(bop, ty, x, y).unwrap_or(0)
-            }
+        let ety = fmt.unwrap_or(match (bits, ty.signed) {
+            (64, true) => BulkRedType::S64,
+            (64, false) => BulkRedType::U64,
+            (_, true) => BulkRedType::S32,
+            (_, false) => BulkRedType::U32,
+        });
+        let bop = |r: RedOp| match r {
+            RedOp::Add => BulkRedOp::Add,
+            RedOp::Min => BulkRedOp::Min,
+            RedOp::Max => BulkRedOp::Max,
+            RedOp::And => BulkRedOp::And,
+            RedOp::Or => BulkRedOp::Or,
+            RedOp::Xor => BulkRedOp::Xor,
         };
-        let Some(Some(r)) = regs.first().copied() else {
-            return Ok(());
-        };
+        let float = fmt.is_some();
+        let nb = n as usize;
         match op {
             MultimemOp::LdReduce(red) => {
-                let mut acc: Option<(u64, u64)> = None;
-                for loc in &locs {
-                    let (v, sh) = self.read_at(*loc, 0, n as usize);
-                    acc = Some(match acc {
-                        None => (v, sh),
-                        Some((a, s)) => {
-                            (combine(red, a, v), if s | sh != 0 { mask(bits) } else { 0 })
-                        }
-                    });
+                let unordered = float && red == RedOp::Add && locs.len() > 2;
+                for (k, r) in regs.iter().enumerate() {
+                    let mut acc: Option<(u64, u64)> = None;
+                    for loc in &locs {
+                        let (v, sh) = self.read_at(*loc, k * nb, nb);
+                        acc = Some(match acc {
+                            None => (v, sh),
+                            Some((x, s)) => {
+                                let (r, free) =
+                                    reduce::multimem_combine(bop(red), ety, packed, x, v);
+                                (r, if s | sh != 0 { mask(bits) } else { free })
+                            }
+                        });
+                    }
+                    let (v, mut sh) = acc.unwrap_or((0, mask(bits)));
+                    if unordered {
+                        sh = mask(bits);
+                    }
+                    if let Some(Src::Reg(d)) = r {
+                        self.set(w, *d, l, v, sh);
+                    }
                 }
-                let (v, mut sh) = acc.unwrap_or((0, mask(bits)));
-                if float && locs.len() > 2 {
-                    sh = mask(bits);
-                }
-                if let Src::Reg(d) = r {
-                    self.set(w, d, l, v, sh);
-                }
-                if float && locs.len() > 2 {
+                if unordered {
                     return Err(Stop::Undefined(FLOAT_ORDER));
                 }
             }
             MultimemOp::St => {
-                let (v, sh) = self.val(w, r, l);
-                for loc in &locs {
-                    self.write_at(*loc, 0, n as usize, v, sh)
-                        .map_err(Stop::Undefined)?;
+                for (k, r) in regs.iter().enumerate() {
+                    let Some(r) = r else { continue };
+                    let (v, sh) = self.val(w, *r, l);
+                    for loc in &locs {
+                        self.write_at(*loc, k * nb, nb, v, sh)
+                            .map_err(Stop::Undefined)?;
+                    }
                 }
             }
             MultimemOp::Red(red) => {
-                let (b, sb) = self.val(w, r, l);
-                for loc in &locs {
-                    let (v, sh) = self.read_at(*loc, 0, n as usize);
-                    let res = combine(red, v, b);
-                    let s = if sh != 0 || sb != 0 { mask(bits) } else { 0 };
-                    self.write_at(*loc, 0, n as usize, res, s)
-                        .map_err(Stop::Undefined)?;
+                for (k, r) in regs.iter().enumerate() {
+                    let Some(r) = r else { continue };
+                    let (b, sb) = self.val(w, *r, l);
+                    for loc in &locs {
+                        let (v, sh) = self.read_at(*loc, k * nb, nb);
+                        let (res, free) = reduce::multimem_combine(bop(red), ety, packed, v, b);
+                        let s = if sh != 0 || sb != 0 { mask(bits) } else { free };
+                        self.write_at(*loc, k * nb, nb, res, s)
+                            .map_err(Stop::Undefined)?;
+                    }
                 }
             }
         }
         Ok(())
+    }
+
+    /// `bar.arrive a, b` (PTX ISA 9.7.13.1): "does not cause any waiting
+    /// by the executing threads; it simply marks a thread's arrival at the
+    /// barrier", counted as `bar.sync`'s arrivals are.
+    fn bar_arrive(&mut self, w: usize, pc: u32, exec: u32, id: Src, count: Src) {
+        let c = self.warps[w].cta;
+        for l in lanes(exec) {
+            let (bid, sb) = self.val(w, id, l);
+            let (cnt, sc) = self.val(w, count, l);
+            if sb | sc != 0 {
+                self.stop(w, l, pc, StopKind::Indeterminate(OPERAND));
+                continue;
+            }
+            if bid >= 16 || cnt == 0 || cnt % LANES as u64 != 0 {
+                self.undefined(w, l, pc, BAR_ID);
+                continue;
+            }
+            let cta = &mut self.ctas[c];
+            let b = bid as usize;
+            cta.bar_arrived[b] += 1;
+            cta.bar_expected[b] = cnt as u32;
+            if cta.bar_arrived[b] >= cnt as u32 {
+                cta.bar_arrived[b] = 0;
+                cta.bar_gen[b] = cta.bar_gen[b].wrapping_add(1);
+            }
+        }
     }
 
     fn bar_sync(&mut self, w: usize, pc: u32, active: u32, exec: u32, id: Src, count: Option<Src>) {
@@ -1193,16 +1249,25 @@ impl Machine<'_> {
             *slot = if exec & bit != 0 {
                 let (av, sa) = self.val(w, a, l);
                 let (mv, _) = self.val(w, mask, l);
-                let av = if matches!(op, WarpOp::Vote(_)) {
-                    if sa & 1 != 0 {
-                        unknown |= bit;
+                let av = match op {
+                    WarpOp::Vote(_) => {
+                        if sa & 1 != 0 {
+                            unknown |= bit;
+                        }
+                        u64::from((av & 1 != 0) != negate)
                     }
-                    u32::from((av & 1 != 0) != negate)
-                } else {
-                    if sa & 0xffff_ffff != 0 {
-                        unknown |= bit;
+                    WarpOp::Match { wide: true, .. } => {
+                        if sa != 0 {
+                            unknown |= bit;
+                        }
+                        av
                     }
-                    av as u32
+                    _ => {
+                        if sa & 0xffff_ffff != 0 {
+                            unknown |= bit;
+                        }
+                        av & 0xffff_ffff
+                    }
                 };
                 WarpLane::Executes {
                     a: av,
@@ -1218,18 +1283,27 @@ impl Machine<'_> {
         }
         let results = warp_sync(op, &warp);
         let bits = match op {
-            WarpOp::Vote(VoteMode::Ballot) | WarpOp::Redux(_) | WarpOp::Elect => 0xffff_ffff,
+            WarpOp::Vote(VoteMode::Ballot)
+            | WarpOp::Redux(_)
+            | WarpOp::Elect
+            | WarpOp::Match { .. } => 0xffff_ffff,
             WarpOp::Vote(_) => 1,
         };
         for l in lanes(exec) {
             match results[l] {
                 Some(Ok(out)) => {
-                    let sh = if out.members & unknown != 0 { bits } else { 0 };
+                    let unknown_in = out.members & unknown != 0;
+                    let sh = if unknown_in {
+                        bits
+                    } else {
+                        out.unspecified & bits
+                    };
                     if let Some(d) = d {
-                        self.set(w, d, l, u64::from(out.d), sh);
+                        self.set(w, d, l, out.d & bits, sh);
                     }
                     if let Some(p) = p {
-                        self.set(w, p, l, u64::from(out.p), 0);
+                        let sp = matches!(op, WarpOp::Match { .. }) && unknown_in;
+                        self.set(w, p, l, u64::from(out.p), u64::from(sp));
                     }
                 }
                 Some(Err(u)) => self.undefined(w, l, pc, *u),

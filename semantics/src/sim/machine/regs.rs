@@ -277,14 +277,18 @@ pub(crate) fn register_op(wp: &mut Warp, cx: &Ctx, op: &Op, exec: u32) -> bool {
                         };
                         match alu::binary(op, ty, x, y) {
                             Some(v) => wp.regs[id + l] = v,
-                            None => unspecified |= 1 << l,
+                            None => {
+                                wp.regs[id + l] = alu::nominal(op, ty, x, y);
+                                unspecified |= 1 << l;
+                            }
                         }
                     });
                     // "Division by zero yields an unspecified,
                     // machine-specific value" (9.7.1.7)
                     let bits = u32::from(ty.bits) * if op == BinOp::MulWide { 2 } else { 1 };
                     for l in lanes(unspecified) {
-                        wr(wp, d, l, 0, mask(bits));
+                        let v = wp.regs[id + l];
+                        wr(wp, d, l, v, mask(bits));
                     }
                 }
             }
@@ -376,7 +380,7 @@ pub(crate) fn register_op(wp: &mut Warp, cx: &Ctx, op: &Op, exec: u32) -> bool {
                     Some(v) => wr(wp, d, l, v, sh),
                     // "Division by zero yields an unspecified,
                     // machine-specific value" (9.7.1.7)
-                    None => wr(wp, d, l, 0, m),
+                    None => wr(wp, d, l, alu::nominal(op, ty, x, y), m),
                 }
             }
         }

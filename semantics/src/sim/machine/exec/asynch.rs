@@ -465,6 +465,61 @@ impl Machine<'_> {
                 }
                 self.issue(w, l, pc, kind, Some((data, shadow)), None);
             }
+            AsyncInstr::RedAsync {
+                addr,
+                space,
+                op,
+                ty,
+                src,
+                mbar,
+            } => {
+                // the rules of `st.async` (PTX ISA 9.7.9.12), which
+                // `red.async` (9.7.13.7) states alike for `a` and `mbar`:
+                // aligned, in the shared window, one CTA of a cluster of
+                // more than one
+                let a = self.address(w, l, addr)?;
+                let n = red::element_bytes(ty);
+                let env = Env {
+                    addr: a,
+                    size: n as u64,
+                    ..Env::at(&self.place(w))
+                };
+                for pre in table::st_async(space == Space::Generic) {
+                    precond::check(&self.profile, pre, &env).map_err(Stop::Undefined)?;
+                }
+                let dst = self
+                    .resolve(w, l, space, a, n as u64)
+                    .map_err(Stop::Undefined)?;
+                let key = self.mbar_at(w, l, mbar, space, MbarOp::StAsync, 0)?;
+                let m = self.address(w, l, mbar)?;
+                let env = Env { mbar: m, ..env };
+                precond::check(&self.profile, &table::ST_ASYNC_SAME_CTA, &env)
+                    .map_err(Stop::Undefined)?;
+                if !matches!(dst, Loc::Shared(c, _) if c == key.0) {
+                    return Err(Stop::Undefined(table::ST_ASYNC_SAME_CTA.undefined()));
+                }
+                let (v, sv) = self.val(w, src, l);
+                let data: Vec<u8> = (0..n).map(|b| (v >> (8 * b)) as u8).collect();
+                let mut shadow: Vec<u8> = (0..n)
+                    .map(|b| u8::from((sv >> (8 * b)) & 0xff != 0))
+                    .collect();
+                if shadow.iter().all(|&b| b == 0) {
+                    shadow.clear();
+                }
+                // "performs a reduction operation ... with the operand b and
+                // the value at destination shared memory location a", then
+                // a complete-tx of the element's bytes on `mbar`
+                let kind = Kind::Move {
+                    src: None,
+                    dsts: vec![dst],
+                    size: n,
+                    byte_mask: None,
+                    reduce: Some((op, ty, false)),
+                    mbars: vec![key],
+                    proxy: false,
+                };
+                self.issue(w, l, pc, kind, Some((data, shadow)), None);
+            }
             AsyncInstr::StBulk { addr, space, size } => {
                 let a = self.address(w, l, addr)?;
                 let (n, sn) = self.val(w, size, l);

@@ -4,15 +4,32 @@
 
 use super::super::Machine;
 use super::{Loc, Stop};
+use crate::precond::{self, table, Env};
 use crate::sim::alu::mask;
 use crate::sim::program::{AtomOp, Atomic};
 use crate::sim::reduce::{self, BulkRedOp, BulkRedType};
+use crate::sim::space::Space;
 
 impl Machine<'_> {
     /// One lane's `atom`/`red`: the new element and, for `atom`, the old
     /// one into `d`. Unspecified bits in the element or an operand leave
     /// the whole new element unspecified.
     pub(super) fn atom(&mut self, w: usize, l: usize, a: &Atomic, pc: u32) -> Result<(), Stop> {
+        if a.acc.space == Space::Generic {
+            // `table::atom`, as `conform ub` asks it (`red` has no
+            // destination): alignment, then the window a generic address
+            // must point to (PTX ISA 9.7.13.5, 9.7.13.6); the cache hint's
+            // rule is `locate`'s, after the location is resolved.
+            let addr = self.address(w, l, a.acc.addr)?;
+            let env = Env {
+                addr,
+                size: u64::from(a.acc.size).next_power_of_two(),
+                ..Env::at(&self.place(w))
+            };
+            for pre in table::atom(a.d.is_none(), true, false) {
+                precond::check(&self.profile, pre, &env).map_err(Stop::Undefined)?;
+            }
+        }
         let loc = self.locate(w, l, &a.acc)?;
         let n = usize::from(a.acc.size);
         let bits = 8 * n as u32;

@@ -730,7 +730,7 @@ impl Machine<'_> {
                         let (old, so) = self.read_at(loc, j, e);
                         let src = super::super::le(&bytes[j..j + e]);
                         let ss = sh.get(j..j + e).is_some_and(|s| s.iter().any(|&b| b != 0));
-                        let (v, free) = crate::sim::reduce::reduce(r, t, noftz, old, src);
+                        let (v, free) = crate::sim::reduce::reduce_tensor(r, t, noftz, old, src);
                         let unspec = if ss || so != 0 { u64::MAX } else { free };
                         let _ = self.write_at(loc, j, e, v, unspec);
                     }
