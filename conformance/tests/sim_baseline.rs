@@ -1,7 +1,9 @@
 //! The simulator against the GPU: every case of `corpus/simulator` runs on
-//! the simulator with the inputs an NVIDIA H200 had, and every element the
+//! the simulator with the inputs an NVIDIA H200 and an NVIDIA H100 had (the
+//! arithmetic families of issue 18: the H100 only), and every element the
 //! model calls defined (and the GPU wrote the same way twice) must be the
-//! bytes the GPU wrote. Also: every case runs to completion on the model.
+//! bytes the GPU wrote. Also: every case runs to completion on the model,
+//! and each arithmetic family compares at least a floor of elements.
 
 use ptx_conformance::baseline;
 use ptx_semantics::sim::WindowProfile;
@@ -46,6 +48,33 @@ const BASELINES: &[&str] = &[
     "corpus/simulator/baseline-h100.jsonl",
 ];
 
+/// The baseline every case must be in; the other ([`BASELINES`]) was
+/// recorded before the arithmetic kernels existed, so their cases are
+/// compared with this one only.
+const FULL_BASELINE: &str = "corpus/simulator/baseline-h100.jsonl";
+
+/// The kernels of the arithmetic families (issue 18, written by
+/// `tools/sim/gen_arith_kernels.py`): run on the H100 only.
+const ARITH_KERNELS: &[&str] = &[
+    "kernels/int.ptx",
+    "kernels/float.ptx",
+    "kernels/cmp.ptx",
+    "kernels/atom.ptx",
+    "kernels/warp.ptx",
+];
+
+/// The arithmetic families, each with the fewest elements its cases must
+/// compare with the H100 (so that a case that stops running, or a
+/// family whose results all turn unspecified, fails the test).
+const ARITH_FAMILIES: &[(&str, usize)] = &[
+    ("integer and bit (9.7.1)", 400_000),
+    ("float, IEEE-exact (9.7.3, 9.7.4)", 400_000),
+    ("setp/selp/testp (9.7.7, 9.7.8)", 200_000),
+    ("atom/red", 100_000),
+    ("atom/red (contended, final values)", 18),
+    ("vote/redux/elect/activemask", 50_000),
+];
+
 /// The model agrees with each GPU on every element it calls defined, for
 /// every case the GPU ran. Prints the per-family counts.
 #[test]
@@ -59,7 +88,9 @@ fn simulator_matches_the_gpu() {
         let mut ran = 0;
         for case in &cases.cases {
             let Some(rec) = records.get(&case.name) else {
-                problems.push(format!("{file}: {}: not in the baseline", case.name));
+                if *file == FULL_BASELINE || !ARITH_KERNELS.contains(&case.ptx.as_str()) {
+                    problems.push(format!("{file}: {}: not in the baseline", case.name));
+                }
                 continue;
             };
             if !rec.ok {
@@ -78,8 +109,13 @@ fn simulator_matches_the_gpu() {
                     f[4] += c.unspecified_as_gpu;
                     f[5] += c.unspecified_other.len();
                     // issue 19: where the spec leaves bits free the model
-                    // prints sm_90's (the mask still says they are free)
-                    for d in c.unspecified_other.iter().take(3) {
+                    // prints sm_90's (the mask still says they are free).
+                    // Not for the atomics kernel: the NaN an `.add.f64`
+                    // writes into shared memory is sometimes an operand's,
+                    // sometimes `0x7ff8000000000000` on the H100 (its
+                    // elements are listed in corpus/simulator/README.md).
+                    let audited = case.ptx != "kernels/atom.ptx";
+                    for d in c.unspecified_other.iter().take(if audited { 3 } else { 0 }) {
                         problems.push(format!(
                             "{file}: {}: arg {} element {}: unspecified bits printed as {}, the GPU wrote {}",
                             c.name, d.0, d.1, d.2, d.3
@@ -116,6 +152,16 @@ fn simulator_matches_the_gpu() {
             cases.cases.len()
         );
         assert!(ran > 0, "{file}: no case ran");
+        if *file == FULL_BASELINE {
+            for (family, least) in ARITH_FAMILIES {
+                let compared = families.get(*family).map_or(0, |v| v[0]);
+                if compared < *least {
+                    problems.push(format!(
+                        "{file}: {family}: {compared} elements compared, fewer than {least}"
+                    ));
+                }
+            }
+        }
         let as_gpu: usize = families.values().map(|v| v[4]).sum();
         assert!(as_gpu > 0, "{file}: no unspecified element was audited");
     }

@@ -8,15 +8,17 @@ A case: `name`, `family` (for the per-family counts), `ptx` (a file under
 corpus/simulator, or `nvcc:cvta_funcs` for the PTX nvcc makes of
 cuda/cvta_funcs.cu), `kernel`, `grid`, `block`, `args` and `compare` (the
 output buffers, by argument index, and the element size in bytes that
-comparisons count). An argument is a buffer (`buffer`: bytes, `init`:
-`random`, `poison`, `u32`/`u64` with `values`, or `probes`) or a scalar
-(`u32`, `u64`)."""
+comparisons count; no buffers for the cases that are only recorded). An
+argument is a buffer (`buffer`: bytes, `init`: `random`, `poison`,
+`u32`/`u64` with `values`, or `probes`) or a scalar (`u32`, `u64`). The
+arithmetic cases come from tools/sim/gen_arith_kernels.py."""
 import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 import gen_alu_kernel  # noqa: E402
+import gen_arith_kernels  # noqa: E402
 import gen_ldst_kernels  # noqa: E402
 
 
@@ -137,6 +139,8 @@ def main():
                       [buf(8 * 256, "random"), buf(464 * 256)], [1]))
     cases.append(case("cvta_funcs", "__cvta_* (CUDA C++)", "nvcc:cvta_funcs", "cvta_funcs", [1], [64],
                       [buf(256, "random"), buf(64 * 64), {"u64": 0x0123456789ABCDEF}, {"u32": 0}], [1]))
+    # the arithmetic families (issue 18): kernels/{int,float,cmp,atom,warp}.ptx
+    cases += gen_arith_kernels.cases()
     # last: warps where only some lanes take part (the riskiest on hardware)
     cases.append(case("shfl_partial", "shfl.sync", "kernels/shfl.ptx", "shfl_partial", [1], [32],
                       [buf(128, "random"), buf(1024)], [1]))
