@@ -63,6 +63,10 @@ pub struct Record {
     pub error: Option<String>,
     #[serde(default)]
     pub args: Vec<RecordArg>,
+    /// Global buffers that are no argument (the nvcc corpus's cases reach
+    /// them through pointers inside structure parameters).
+    #[serde(default)]
+    pub memory: Vec<RecordArg>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -80,6 +84,10 @@ pub enum RecordArg {
         /// poison: unwritten or unstable.
         #[serde(default)]
         unstable: Vec<[usize; 2]>,
+    },
+    /// A structure parameter's bytes as passed (addresses filled in).
+    Param {
+        param: String,
     },
     U32 {
         u32: u64,
@@ -116,7 +124,8 @@ pub struct Comparison {
     pub reports: Vec<String>,
 }
 
-fn hex(s: &str) -> Result<Vec<u8>, String> {
+/// The bytes of a hex string (two digits a byte, no prefix).
+pub fn hex(s: &str) -> Result<Vec<u8>, String> {
     if !s.len().is_multiple_of(2) {
         return Err("odd hex length".into());
     }
@@ -126,7 +135,8 @@ fn hex(s: &str) -> Result<Vec<u8>, String> {
         .collect()
 }
 
-fn to_hex(b: &[u8]) -> String {
+/// Two hex digits a byte.
+pub fn to_hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
@@ -173,6 +183,7 @@ pub fn profile_for(rec: &Record, base: WindowProfile) -> WindowProfile {
     let buffers: Vec<(u64, u64)> = rec
         .args
         .iter()
+        .chain(&rec.memory)
         .filter_map(|a| match a {
             RecordArg::Buffer {
                 addr, input, out, ..
@@ -409,5 +420,6 @@ pub fn synthetic_record(case: &Case, profile: &WindowProfile) -> Record {
         ok: true,
         error: None,
         args,
+        memory: Vec::new(),
     }
 }

@@ -218,21 +218,11 @@ fn seeds_regenerate_the_random_inputs() {
 }
 
 fn results_json(dir: &std::path::Path) -> serde_json::Value {
-    serde_json::from_slice(&std::fs::read(dir.join("results.json")).expect("results.json"))
-        .expect("results.json")
+    common::results(&dir.join("results.json"))
 }
 
 fn run_sim(suite: &std::path::Path, out: &std::path::Path) -> i32 {
-    let (rc, _, err) = conform(&[
-        "run",
-        "--impl",
-        "simulator",
-        "-q",
-        "--suite",
-        suite.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (rc, err) = common::run_simulator(suite, out);
     assert!(rc == 0 || rc == 1, "{err}");
     rc
 }

@@ -128,9 +128,14 @@ static OTHER_OPCODES: &[&str] = &[
     "red.async",
 ];
 
-/// Whether `opcode` (first word) names a PTX instruction.
+/// Whether `opcode` (first word) names a PTX instruction. Asked for
+/// every instruction outside the catalogue, so a hash set rather than a
+/// scan of the list.
 pub fn is_ptx_opcode(opcode: &str) -> bool {
-    OTHER_OPCODES.contains(&opcode)
+    static SET: std::sync::OnceLock<std::collections::HashSet<&'static str, crate::check::Fnv>> =
+        std::sync::OnceLock::new();
+    SET.get_or_init(|| OTHER_OPCODES.iter().copied().collect())
+        .contains(opcode)
 }
 
 /// Instructions whose first words look like a 9.7.9 instruction but belong

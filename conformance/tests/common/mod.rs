@@ -50,6 +50,22 @@ pub fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// `conform run --impl simulator -q` over a suite folder, results into
+/// `out`: the exit code and standard error.
+pub fn run_simulator(suite: &Path, out: &Path) -> (i32, String) {
+    let (rc, _, err) = conform(&[
+        "run",
+        "--impl",
+        "simulator",
+        "-q",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    (rc, err)
+}
+
 /// A results file of `conform run` (gzip when it ends in `.gz`).
 pub fn results(path: &Path) -> serde_json::Value {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

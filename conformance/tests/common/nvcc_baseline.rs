@@ -150,46 +150,7 @@ pub struct Compare {
     pub elem: Vec<usize>,
 }
 
-/// One line of the baseline: what the GPU did.
-#[derive(Clone, Debug, Deserialize)]
-pub struct Record {
-    pub name: String,
-    pub ok: bool,
-    #[serde(default)]
-    pub error: Option<String>,
-    #[serde(default)]
-    pub args: Vec<RecordArg>,
-    #[serde(default)]
-    pub memory: Vec<RecordArg>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(untagged)]
-pub enum RecordArg {
-    Buffer {
-        addr: u64,
-        /// Contents before the launch; absent for poison (0xA5 bytes).
-        #[serde(default, rename = "in")]
-        input: Option<String>,
-        /// Contents after; absent when unchanged.
-        #[serde(default)]
-        out: Option<String>,
-        /// Byte ranges that differed between two runs with different
-        /// poison: unwritten or unstable.
-        #[serde(default)]
-        unstable: Vec<[usize; 2]>,
-    },
-    /// The parameter's bytes as passed (addresses filled in).
-    Param {
-        param: String,
-    },
-    U32 {
-        u32: u64,
-    },
-    U64 {
-        u64: u64,
-    },
-}
+pub use simbase::{hex, load_baseline, profile_for, to_hex, Record, RecordArg};
 
 /// Why a case's elements were not compared.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -224,38 +185,10 @@ pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-pub fn hex(s: &str) -> Result<Vec<u8>, String> {
-    if !s.len().is_multiple_of(2) {
-        return Err("odd hex length".into());
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).map_err(|e| e.to_string()))
-        .collect()
-}
-
-pub fn to_hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
 pub fn load_cases(repo: &Path) -> Result<Cases, String> {
     let path = repo.join("corpus/simulator/nvcc-cases.json");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-pub fn load_baseline(path: &Path) -> Result<HashMap<String, Record>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut out = HashMap::new();
-    for (k, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let r: Record = serde_json::from_str(line)
-            .map_err(|e| format!("{} line {}: {e}", path.display(), k + 1))?;
-        out.insert(r.name.clone(), r);
-    }
-    Ok(out)
 }
 
 /// Parsed PTX files, each read once.
@@ -274,37 +207,6 @@ impl Modules {
         });
         entry.as_ref().map_err(|e| e.clone())
     }
-}
-
-/// The windows' bases as the simulator baseline moves them: away from every
-/// buffer of the record (`ptx_conformance::baseline::profile_for`).
-fn profile_for(rec: &Record, base: WindowProfile) -> WindowProfile {
-    let buffers = rec
-        .args
-        .iter()
-        .chain(&rec.memory)
-        .filter_map(|a| match a {
-            RecordArg::Buffer {
-                addr,
-                input,
-                out,
-                unstable,
-            } => Some(simbase::RecordArg::Buffer {
-                addr: *addr,
-                input: input.clone(),
-                out: out.clone(),
-                unstable: unstable.clone(),
-            }),
-            _ => None,
-        })
-        .collect();
-    let r = simbase::Record {
-        name: rec.name.clone(),
-        ok: rec.ok,
-        error: None,
-        args: buffers,
-    };
-    simbase::profile_for(&r, base)
 }
 
 fn buffer_bytes(spec: &Spec, r: &RecordArg) -> Result<(u64, Vec<u8>), String> {
@@ -393,6 +295,7 @@ pub fn describe(r: &sim::Report) -> String {
         StopKind::Deadlock(s) => format!("deadlock: {s}"),
         StopKind::Budget => "step budget".to_string(),
         StopKind::Resource(s) => format!("resource: {s}"),
+        StopKind::Trap => "trap".to_string(),
     };
     format!(
         "ctaid {:?} tid {:?} `{}`: {what}",
