@@ -61,6 +61,7 @@ pub fn check_module_rows(module: &Module, options: &Options) -> (Vec<Diagnostic>
 fn check(module: &Module, options: &Options, record_rows: bool) -> (Vec<Diagnostic>, BoundRows) {
     let mut c = Checker {
         cat: Catalogue::get(),
+        labels: Default::default(),
         diags: Vec::new(),
         ptx: options.ptx,
         target: options.target,
@@ -179,6 +180,9 @@ enum Symbol {
 
 struct Checker<'c> {
     cat: &'c Catalogue,
+    /// The labels of the function being checked (branch targets,
+    /// `.callprototype` and `.calltargets` names).
+    labels: std::collections::HashSet<String, Fnv>,
     /// The architecture compiled for (ptxas `-arch`).
     arch: Option<Target>,
     diags: Vec<Diagnostic>,
@@ -274,6 +278,20 @@ const SPECIAL_REGISTERS: &[&str] = &[
     "%reserved_smem_offset_cap",
 ];
 
+/// Every label of a function body, nested blocks included (labels are
+/// function-scoped).
+fn collect_labels(stmts: &[Stmt], out: &mut std::collections::HashSet<String, Fnv>) {
+    for s in stmts {
+        match s {
+            Stmt::Label(l, _) => {
+                out.insert(l.clone());
+            }
+            Stmt::Block(inner, _) => collect_labels(inner, out),
+            _ => {}
+        }
+    }
+}
+
 fn special_register(name: &str) -> bool {
     let bytes = name.as_bytes();
     // Most names are ordinary registers (`%r12`, `%rd3`, `%f1`): a special
@@ -302,6 +320,7 @@ impl<'c> Checker<'c> {
     fn fork(&self) -> Checker<'c> {
         Checker {
             cat: self.cat,
+            labels: Default::default(),
             diags: Vec::new(),
             ptx: self.ptx,
             target: self.target,
@@ -571,8 +590,51 @@ impl<'c> Checker<'c> {
         }
     }
 
+    /// Of an instruction outside the catalogue, whose forms are not
+    /// checked: every name an operand uses is declared (a register,
+    /// variable, function or label in scope, a special register, `WARP_SZ`,
+    /// the sink `_`), as ptxas 13.0 requires ("Unknown symbol").
+    fn names_declared(&mut self, op: &Operand, scope: &[Scope]) {
+        let name = match &op.kind {
+            OperandKind::Name(n) | OperandKind::NameOffset(n, _) | OperandKind::Not(n) => n,
+            OperandKind::Addr(a) => {
+                for c in a.coords.iter().flatten() {
+                    self.names_declared(c, scope);
+                }
+                match &a.base {
+                    Some(b) => b,
+                    None => return,
+                }
+            }
+            OperandKind::Vector(v) | OperandKind::Paren(v) => {
+                for o in v {
+                    self.names_declared(o, scope);
+                }
+                return;
+            }
+            OperandKind::Pair(p, q) => {
+                self.names_declared(p, scope);
+                self.names_declared(q, scope);
+                return;
+            }
+            OperandKind::Imm(_) => return,
+        };
+        if name == "_"
+            || name == "WARP_SZ"
+            || special_register(name)
+            || self.labels.contains(name.as_str())
+            || self.lookup(name, scope).is_some()
+        {
+            return;
+        }
+        let why = self.undeclared(name, scope);
+        self.diag(op.span, "operand-name", None, why);
+    }
+
     fn function(&mut self, f: &Function) {
         let Some(body) = &f.body else { return };
+        self.labels.clear();
+        collect_labels(body, &mut self.labels);
         let mut scope: Vec<Scope> = vec![Scope::default()];
         for p in f.returns.iter().chain(f.params.iter()).flatten() {
             for d in &p.names {
@@ -741,6 +803,10 @@ impl<'c> Checker<'c> {
                     None,
                     format!("unknown instruction `{}`", ins.opcode),
                 );
+            } else {
+                for op in &ins.operands {
+                    self.names_declared(op, scope);
+                }
             }
             return;
         }

@@ -211,3 +211,49 @@ fn parameterized_names_stop_at_their_count() {
         }
     }
 }
+
+/// Instructions outside the catalogue (their forms are not checked): the
+/// names their operands use must still be declared, as ptxas 13.0 says
+/// "Unknown symbol" otherwise; labels, prototypes and `WARP_SZ` are names
+/// too. (Each module with ptxas 13.0's verdict, `-arch=sm_90 -c`.)
+#[test]
+fn names_outside_the_catalogue_are_declared() {
+    let body = |instrs: &str| {
+        module(
+            "8.0",
+            "sm_90",
+            &format!(
+                ".visible .func g(.param .b32 a)\n{{\nret;\n}}\n\
+                 .visible .entry k(.param .u64 p)\n{{\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\n\
+                 .reg .b64 %rd<2>;\n{instrs}\nret;\n}}"
+            ),
+        )
+    };
+    let ok = [
+        "add.u32 %r1, %r2, %r3;",
+        "add.u32 %r1, %r2, WARP_SZ;",
+        "L1:\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 bra L1;",
+        "bra.uni DONE;\nDONE:",
+        "{\n.param .b32 arg;\nst.param.b32 [arg], %r1;\ncall.uni g, (arg);\n}",
+        "mov.u64 %rd1, g;\nproto: .callprototype _ (.param .b32 _);\n{\n.param .b32 arg;\nst.param.b32 [arg], %r1;\ncall %rd1, (arg), proto;\n}",
+    ];
+    for src in ok {
+        let got = findings(&body(src));
+        assert!(got.is_empty(), "{src}: {got:?}");
+    }
+    let bad = [
+        ("add.u32 %r1, %r2, %r9;", "%r9"),
+        ("add.u32 %r1, %r2, %q1;", "%q1"),
+        ("@%p1 bra NOWHERE;", "NOWHERE"),
+        ("selp.b32 %r1, %r2, %r3, %p5;", "%p5"),
+        ("call.uni h, (%r1);", "h"),
+    ];
+    for (src, name) in bad {
+        let got = findings(&body(src));
+        assert!(
+            got.iter()
+                .any(|m| m.contains(name) && m.contains("not declared")),
+            "{src}: {got:?}"
+        );
+    }
+}
