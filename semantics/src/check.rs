@@ -620,10 +620,10 @@ impl<'c> Checker<'c> {
             OperandKind::Imm(_) => return,
         };
         if name == "_"
-            || name == "WARP_SZ"
+            || self.lookup(name, scope).is_some()
             || special_register(name)
             || self.labels.contains(name.as_str())
-            || self.lookup(name, scope).is_some()
+            || name == "WARP_SZ"
         {
             return;
         }
@@ -701,8 +701,11 @@ impl<'c> Checker<'c> {
                 Symbol::Var(intern_space(&v.space))
             };
             if d.range.is_some() {
-                top.ranges
-                    .insert(d.name.clone(), (sym, d.range.unwrap_or(0)));
+                let entry = (d.name.clone(), sym, d.range.unwrap_or(0));
+                match top.ranges.iter_mut().find(|r| r.0 == d.name) {
+                    Some(r) => *r = entry,
+                    None => top.ranges.push(entry),
+                }
                 continue;
             }
             if top.names.insert(d.name.clone(), sym).is_some() {
@@ -751,30 +754,34 @@ impl<'c> Checker<'c> {
     }
 
     fn lookup_plain(&self, name: &str, scope: &[Scope]) -> Option<Symbol> {
-        let digits = name
-            .bytes()
+        // `%r<10>` declares `%r0` .. `%r9` (PTX ISA 5.4.2, parameterized
+        // variable names): the suffix is a number below the count (ptxas
+        // 13.0 takes `%r05` as `%r5`, and `%r10` is an "Unknown symbol").
+        // Most names are such registers, and a block declares few ranges:
+        // their stems are compared first, without hashing.
+        let bytes = name.as_bytes();
+        let digits = bytes
+            .iter()
             .rev()
             .take_while(|b| b.is_ascii_digit())
             .count();
         // Trailing ASCII digits: the stem ends on a character boundary.
-        let stem = name.get(..name.len() - digits).unwrap_or(name);
-        // `%r<10>` declares `%r0` .. `%r9` (PTX ISA 5.4.2, parameterized
-        // variable names): the suffix is a number below the count (ptxas
-        // 13.0 takes `%r05` as `%r5`, and `%r10` is an "Unknown symbol").
-        let index = name
-            .get(stem.len()..)
-            .filter(|d| !d.is_empty())
-            .and_then(|d| d.parse::<u64>().ok());
+        let stem = &bytes[..bytes.len() - digits];
+        let index = (digits > 0).then(|| {
+            bytes[stem.len()..].iter().try_fold(0u64, |n, &b| {
+                n.checked_mul(10)?.checked_add(u64::from(b - b'0'))
+            })
+        });
         for s in scope.iter().rev() {
-            if let Some(sym) = s.names.get(name) {
-                return Some(*sym);
-            }
-            if let Some(i) = index {
-                if let Some((sym, count)) = s.ranges.get(stem) {
-                    if i < u64::from(*count) {
-                        return Some(*sym);
+            if let Some(Some(i)) = index {
+                if let Some(r) = s.ranges.iter().find(|r| r.0.as_bytes() == stem) {
+                    if i < u64::from(r.2) {
+                        return Some(r.1);
                     }
                 }
+            }
+            if let Some(sym) = s.names.get(name) {
+                return Some(*sym);
             }
         }
         self.globals.get(name).copied()
@@ -1566,7 +1573,7 @@ impl<'c> Checker<'c> {
 struct Scope {
     names: HashMap<String, Symbol, Fnv>,
     /// Each range's symbol and count.
-    ranges: HashMap<String, (Symbol, u32), Fnv>,
+    ranges: Vec<(String, Symbol, u32)>,
 }
 
 /// A fast hash for the short names of a PTX module, eight bytes at a
