@@ -278,6 +278,15 @@ const SPECIAL_REGISTERS: &[&str] = &[
     "%reserved_smem_offset_cap",
 ];
 
+/// The register of a video instruction's operand with a byte or half-word
+/// selector (PTX ISA 9.7.10 `a.b0`...`a.b3`, `a.h0`, `a.h1`; 9.7.11's
+/// `a.b3210`, `a.h10`): `%r1.b2` names `%r1`.
+fn video_selected(name: &str) -> Option<&str> {
+    let (base, sel) = name.rsplit_once('.')?;
+    let digits = sel.strip_prefix('b').or_else(|| sel.strip_prefix('h'))?;
+    (!digits.is_empty() && digits.bytes().all(|b| (b'0'..=b'7').contains(&b))).then_some(base)
+}
+
 /// Every label of a function body, nested blocks included (labels are
 /// function-scoped).
 fn collect_labels(stmts: &[Stmt], out: &mut std::collections::HashSet<String, Fnv>) {
@@ -624,6 +633,8 @@ impl<'c> Checker<'c> {
             || special_register(name)
             || self.labels.contains(name.as_str())
             || name == "WARP_SZ"
+            || video_selected(name)
+                .is_some_and(|base| matches!(self.lookup(base, scope), Some(Symbol::Reg(_))))
         {
             return;
         }

@@ -232,6 +232,10 @@ fn names_outside_the_catalogue_are_declared() {
     let ok = [
         "add.u32 %r1, %r2, %r3;",
         "add.u32 %r1, %r2, WARP_SZ;",
+        // byte and half-word selectors of the video instructions (forms
+        // ptxas took in corpus/simulator/kernels/video.ptx)
+        "vadd.u32.u32.s32 %r1, %r2.b0, %r3;",
+        "vadd2.u32.u32.s32.sat %r1.h0, %r2.h01, %r3.h20, %r1;",
         "L1:\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 bra L1;",
         "bra.uni DONE;\nDONE:",
         "{\n.param .b32 arg;\nst.param.b32 [arg], %r1;\ncall.uni g, (arg);\n}",
@@ -244,6 +248,7 @@ fn names_outside_the_catalogue_are_declared() {
     let bad = [
         ("add.u32 %r1, %r2, %r9;", "%r9"),
         ("add.u32 %r1, %r2, %q1;", "%q1"),
+        ("vadd.u32.u32.s32 %r1, %r9.b0, %r3;", "%r9"),
         ("@%p1 bra NOWHERE;", "NOWHERE"),
         ("selp.b32 %r1, %r2, %r3, %p5;", "%p5"),
         ("call.uni h, (%r1);", "h"),
