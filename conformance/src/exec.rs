@@ -244,6 +244,7 @@ fn stop_text(k: &StopKind) -> String {
         StopKind::Deadlock(why) => format!("deadlock: {why}"),
         StopKind::Budget => "the step budget ran out".into(),
         StopKind::Resource(why) => format!("resource: {why}"),
+        StopKind::Trap => "trap: execution aborted".into(),
     }
 }
 

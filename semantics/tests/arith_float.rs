@@ -7,7 +7,10 @@
 //! `.sat`, `.relu`, NaN results) are written again here from the spec and
 //! applied on top; NaN encodings are checked apart from values, as
 //! oracles.md asks. Inputs: every pair (and, for fma, triple) of an edge set
-//! per format (oracles.md's list) and random bits.
+//! per format (oracles.md's list) and random bits. The mixed precision
+//! forms (9.7.5, `.f32` from `.f16`/`.bf16`) against apfloat and the host's
+//! `f32`; the half precision `set`/`setp` (`.f16x2`, `.bf16x2` lanes and
+//! destinations) against apfloat's order.
 
 use ptx_semantics::arith::compare::{self, CmpOp, TestOp};
 use ptx_semantics::arith::float::{
@@ -1233,4 +1236,330 @@ fn open_points_are_sm90s() {
     for (what, got, want) in rows {
         assert_eq!(got, want, "{what}: model {got:#x}, sm_90 {want:#x}");
     }
+}
+
+// ---- PTX ISA 9.7.5 mixed precision ----
+
+use float::MixedOp;
+
+/// The value a mixed precision form must give, from apfloat: "Converts
+/// input operand `a` from `.atype` into `.f32` type" (apfloat's conversion,
+/// exact from `.f16`/`.bf16`), then the `.f32` operation rounded once in
+/// the mode (for fma "computes the product of `a` and `b` to infinite
+/// precision and then adds `c` to this product, again in infinite
+/// precision. The resulting value is then rounded to single precision");
+/// "`.sat` clamps the result to [0.0, 1.0]. `NaN` results are flushed to
+/// `+0.0f`" (-0.0 taken to +0.0 as for the `.f32` forms).
+fn mixed_expect<S: Float + FloatConvert<Single>>(
+    op: MixedOp,
+    mode: AR,
+    sat: bool,
+    a: u64,
+    b: u64,
+    c: u64,
+) -> Expect {
+    let cv = |x: u64| -> Single { S::from_bits(x as u128).convert(&mut false).value };
+    let r = match op {
+        MixedOp::Add => cv(a).add_r(Single::from_bits(b as u128), mode),
+        MixedOp::Sub => cv(a).sub_r(Single::from_bits(b as u128), mode),
+        MixedOp::Fma => cv(a).mul_add_r(cv(b), Single::from_bits(c as u128), mode),
+    }
+    .value;
+    let bits = r.to_bits() as u64;
+    if sat {
+        if r.is_nan() || r.is_negative() {
+            return Expect::Bits(0);
+        }
+        if r > Single::from_u128(1).value {
+            return Expect::Bits(0x3f80_0000);
+        }
+    }
+    if r.is_nan() {
+        Expect::Nan
+    } else {
+        Expect::Bits(bits)
+    }
+}
+
+/// The same in the host's `f32` (round to nearest even only): `half`'s
+/// widening, Rust's `+`, `-` and fused `mul_add`; a second formulation
+/// that shares nothing with apfloat or the model.
+fn mixed_host(op: MixedOp, src: &FloatFormat, a: u64, b: u64, c: u64) -> f32 {
+    let cv = |x: u64| {
+        if src.name == "f16" {
+            half::f16::from_bits(x as u16).to_f32()
+        } else {
+            half::bf16::from_bits(x as u16).to_f32()
+        }
+    };
+    match op {
+        MixedOp::Add => cv(a) + f32::from_bits(b as u32),
+        MixedOp::Sub => cv(a) - f32::from_bits(b as u32),
+        MixedOp::Fma => cv(a).mul_add(cv(b), f32::from_bits(c as u32)),
+    }
+}
+
+/// Every edge combination (16-bit `a`, `b`; `.f32` `c`) and random sets in
+/// every mode, with and without `.sat`: the model against apfloat, and at
+/// `.rn` against the host. A NaN result is `add.f32`'s: "Single-precision
+/// instructions return an unspecified NaN" (the canonical `0x7fffffff`, sign
+/// and payload open).
+fn mixed_sweep<S: Float + FloatConvert<Single>>(src: &FloatFormat, seed: u64) -> usize {
+    let (l16, l32) = (Layout::of(src), Layout::of(&F32));
+    let (e16, e32) = (l16.edges(), l32.edges());
+    let mut r = SplitMix(seed);
+    let mut sets: Vec<(MixedOp, u64, u64, u64)> = Vec::new();
+    for op in [MixedOp::Add, MixedOp::Sub, MixedOp::Fma] {
+        for &a in &e16 {
+            for &c in &e32 {
+                if op == MixedOp::Fma {
+                    for &b in &e16 {
+                        sets.push((op, a, b, c));
+                    }
+                } else {
+                    sets.push((op, a, c, 0));
+                }
+            }
+        }
+        // every 16-bit `a` with a random `c` and one that nearly cancels it
+        for a in 0..=0xffffu64 {
+            let b = l16.random(&mut r);
+            let ca = S::from_bits(a as u128).convert(&mut false).value;
+            let ca: Single = ca;
+            let cancel = (ca.to_bits() as u64) ^ (r.next() & 0xff);
+            let near = if op == MixedOp::Add {
+                cancel ^ l32.sign()
+            } else {
+                cancel
+            };
+            for c in [l32.random(&mut r), near] {
+                match op {
+                    MixedOp::Fma => {
+                        let p: Single = S::from_bits(a as u128)
+                            .convert(&mut false)
+                            .value
+                            .mul_r(
+                                S::from_bits(b as u128).convert(&mut false).value,
+                                AR::NearestTiesToEven,
+                            )
+                            .value;
+                        let c = if c == near {
+                            (p.to_bits() as u64 ^ l32.sign()) ^ (r.next() & 0x3)
+                        } else {
+                            c
+                        };
+                        sets.push((op, a, b, c));
+                    }
+                    _ => sets.push((op, a, c, 0)),
+                }
+            }
+        }
+    }
+    let mut n = 0;
+    for &(op, a, b, c) in &sets {
+        for (round, mode) in MODES {
+            for sat in [false, true] {
+                n += 1;
+                let got = float::mixed(op, src, round, sat, a, b, c);
+                let ctx = || {
+                    format!(
+                        "{op:?}.f32.{} {round:?} sat={sat} a={a:#x} b={b:#x} c={c:#x}: {got:x?}",
+                        src.name
+                    )
+                };
+                match mixed_expect::<S>(op, mode, sat, a, b, c) {
+                    Expect::Bits(w) => {
+                        assert_eq!(got.bits, w, "{}", ctx());
+                        assert_eq!(got.unspecified, 0, "{}", ctx());
+                    }
+                    Expect::Nan => {
+                        assert_eq!(got.bits, 0x7fff_ffff, "{}", ctx());
+                        assert_eq!(got.unspecified, 0x807f_ffff, "{}", ctx());
+                    }
+                }
+                if round == Round::NearestEven && !sat {
+                    let h = mixed_host(op, src, a, b, c);
+                    if h.is_nan() {
+                        assert!(l32.is_nan(got.bits), "host: {}", ctx());
+                    } else {
+                        assert_eq!(got.bits, u64::from(h.to_bits()), "host: {}", ctx());
+                    }
+                }
+            }
+        }
+    }
+    n
+}
+
+#[test]
+fn mixed_precision_against_apfloat_and_the_host() {
+    let n = mixed_sweep::<Half>(&F16, 51) + mixed_sweep::<BFloat>(&BF16, 52);
+    eprintln!("mixed precision: {n} cases");
+}
+
+#[test]
+fn mixed_precision_widening_is_exact() {
+    // "Converts input operand a from .atype into .f32 type": every .f16 and
+    // .bf16 encoding against `half`'s widening (a NaN to some NaN, its sign
+    // kept) and, for .bf16, against the layout (the upper half of .f32).
+    for x in 0..=0xffffu64 {
+        for (fmt, host) in [
+            (&F16, half::f16::from_bits(x as u16).to_f32()),
+            (&BF16, half::bf16::from_bits(x as u16).to_f32()),
+        ] {
+            let w = float::widen_to_f32(fmt, x);
+            if host.is_nan() {
+                assert!(f32::from_bits(w as u32).is_nan(), "{} {x:#x}", fmt.name);
+                assert_eq!(w >> 31, x >> 15, "{} {x:#x}", fmt.name);
+            } else {
+                assert_eq!(w, u64::from(host.to_bits()), "{} {x:#x}", fmt.name);
+            }
+            if fmt.name == "bf16" && !host.is_nan() {
+                assert_eq!(w, x << 16);
+            }
+        }
+    }
+}
+
+// ---- Half Precision Comparison Instructions: set, setp ----
+
+/// One lane's comparison from apfloat's order, PTX's rules written again:
+/// ordered operators false on a NaN, unordered true, `num`/`nan`;
+/// "`setp.ftz.{f16,f16x2}` flushes subnormal inputs to sign-preserving
+/// zero".
+fn lane_cmp<T: Float>(l: Layout, op: CmpOp, ftz: bool, a: u64, b: u64) -> bool {
+    use CmpOp::*;
+    let flush = |x: u64| {
+        if ftz && l.is_subnormal(x) {
+            x & l.sign()
+        } else {
+            x
+        }
+    };
+    let o = T::from_bits(flush(a) as u128).partial_cmp(&T::from_bits(flush(b) as u128));
+    let is = |want: &[Ordering]| o.is_some_and(|o| want.contains(&o));
+    match op {
+        Eq => is(&[Ordering::Equal]),
+        Ne => is(&[Ordering::Less, Ordering::Greater]),
+        Lt => is(&[Ordering::Less]),
+        Le => is(&[Ordering::Less, Ordering::Equal]),
+        Gt => is(&[Ordering::Greater]),
+        Ge => is(&[Ordering::Greater, Ordering::Equal]),
+        Equ => o.is_none() || is(&[Ordering::Equal]),
+        Neu => o != Some(Ordering::Equal),
+        Ltu => o.is_none() || is(&[Ordering::Less]),
+        Leu => o != Some(Ordering::Greater),
+        Gtu => o.is_none() || is(&[Ordering::Greater]),
+        Geu => o != Some(Ordering::Less),
+        Num => o.is_some(),
+        _ => o.is_none(),
+    }
+}
+
+/// `.f16x2`/`.bf16x2` `setp` and `set`, and the scalar half `set`, on
+/// pairs of lanes from the edges and random bits, every operator, `.ftz`,
+/// `.BoolOp` with both values of `c`: "`p = BoolOp(t[0], c); q =
+/// BoolOp(t[1], c);`"; "`d[i] = BoolOp(t[i], c) ? 1.0 : 0.0`" for a packed
+/// float destination, "`0xffff : 0`" for `.u32`/`.s32`; scalar: "1.0 in
+/// target precision floating point format" for `.f16`/`.bf16`, 0xffff for
+/// `.u16`/`.s16`, 0xffffffff for `.u32`/`.s32`.
+fn half_compare_sweep<T: Float>(fmt: &'static FloatFormat, seed: u64) -> usize {
+    use compare::{BoolOp, SetDest};
+    use ptx_semantics::arith::video::SetType;
+    use CmpOp::*;
+    let l = Layout::of(fmt);
+    let mut xs = l.edges();
+    let mut r = SplitMix(seed);
+    for _ in 0..60 {
+        let x = l.random(&mut r);
+        xs.extend([x, x ^ 1]);
+    }
+    let ops = [
+        Eq, Ne, Lt, Le, Gt, Ge, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan,
+    ];
+    let combos = [
+        None,
+        Some((BoolOp::And, true)),
+        Some((BoolOp::And, false)),
+        Some((BoolOp::Or, true)),
+        Some((BoolOp::Or, false)),
+        Some((BoolOp::Xor, true)),
+        Some((BoolOp::Xor, false)),
+    ];
+    let bool_op = |k: Option<(BoolOp, bool)>, t: bool| match k {
+        None => t,
+        Some((BoolOp::And, c)) => t & c,
+        Some((BoolOp::Or, c)) => t | c,
+        Some((BoolOp::Xor, c)) => t != c,
+    };
+    let one16 = if fmt.name == "f16" { 0x3c00 } else { 0x3f80 };
+    let mut n = 0;
+    for (i, &a0) in xs.iter().enumerate() {
+        for &b0 in &xs {
+            // the other lane: a neighbour's pair, so lanes differ
+            let a1 = xs[(i * 7 + 3) % xs.len()];
+            let b1 = xs[(i * 13 + 5) % xs.len()];
+            let (a, b) = (a0 | a1 << 16, b0 | b1 << 16);
+            for ftz in [false, true] {
+                for op in ops {
+                    let t0 = lane_cmp::<T>(l, op, ftz, a0, b0);
+                    let t1 = lane_cmp::<T>(l, op, ftz, a1, b1);
+                    for k in combos {
+                        n += 1;
+                        let (p, q) = (bool_op(k, t0), bool_op(k, t1));
+                        let ctx = || format!("{op:?} {k:?} ftz={ftz} {a:#x} {b:#x}");
+                        assert_eq!(
+                            compare::setp_x2(fmt, op, ftz, k, a, b),
+                            Some((p, q)),
+                            "setp.{}x2 {}",
+                            fmt.name,
+                            ctx()
+                        );
+                        let lanes =
+                            |on: u64| (if p { on } else { 0 }) | (if q { on << 16 } else { 0 });
+                        assert_eq!(
+                            compare::set_x2(fmt, op, ftz, k, true, a, b),
+                            Some(lanes(one16)),
+                            "set.{0}x2.{0}x2 {1}",
+                            fmt.name,
+                            ctx()
+                        );
+                        assert_eq!(
+                            compare::set_x2(fmt, op, ftz, k, false, a, b),
+                            Some(lanes(0xffff)),
+                            "set.u32.{}x2 {}",
+                            fmt.name,
+                            ctx()
+                        );
+                        for (dest, on) in [
+                            (SetDest::F16, 0x3c00),
+                            (SetDest::BF16, 0x3f80),
+                            (SetDest::U16, 0xffff),
+                            (SetDest::U32, 0xffff_ffff),
+                            (SetDest::F32, 0x3f80_0000),
+                        ] {
+                            assert_eq!(
+                                compare::set_half(SetType::Float(fmt), op, ftz, k, dest, a0, b0),
+                                Some(if p { on } else { 0 }),
+                                "set.{dest:?}.{} {}",
+                                fmt.name,
+                                ctx()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for op in [Lo, Ls, Hi, Hs] {
+        assert_eq!(compare::setp_x2(fmt, op, false, None, 0, 0), None);
+        assert_eq!(compare::set_x2(fmt, op, false, None, true, 0, 0), None);
+    }
+    n
+}
+
+#[test]
+fn half_precision_set_and_setp_against_apfloat_order() {
+    let n = half_compare_sweep::<Half>(&F16, 61) + half_compare_sweep::<BFloat>(&BF16, 62);
+    eprintln!("half set/setp: {n} cases");
 }

@@ -2,7 +2,9 @@
 //! instructions through `ptx_semantics::arith` (PTX ISA 9.7.1-9.7.4, 9.7.7,
 //! 9.7.8): small kernels whose results are worked out by hand from the
 //! spec's text, unspecified results kept as unspecified bytes, and the
-//! approximate forms run with their bounded bits left open.
+//! approximate forms run with their bounded bits left open; the mixed
+//! precision forms (9.7.5) also against the host's `f32` arithmetic, and
+//! the packed half precision `setp` (`p|q`).
 
 use ptx_semantics::ptx::parse;
 use ptx_semantics::sim::{self, Arg, Launch, Outcome, StopKind, WindowProfile};
@@ -361,4 +363,186 @@ fn packed_half_precision_lanes() {
                 \tselp.u32 %r1, 1, 0, %p1;\n\tselp.u32 %r2, 1, 0, %p2;\n\
                 \tst.global.v2.u32 [%rd1], {%r1, %r2};";
     assert_eq!(words(body, 2), [1, 0]);
+}
+
+#[test]
+fn mixed_precision_rounds_the_exact_result_once() {
+    // 9.7.5.1 add.f32.f16: "d = convert(a) + c". (1 + 2^-10) + 2^-24 is a
+    // tie between .f32 neighbours (2^-24 is half an ulp at 1.0): .rn keeps
+    // the even 1 + 2^-10 (0x3f802000), .rp goes up. 9.7.5.2 sub.f32.bf16:
+    // 1.0 - 2^-25 is a tie below 1.0: .rz gives 1 - 2^-24 (0x3f7fffff), .rn
+    // the even 1.0. 9.7.5.3 fma.f32.f16: (1 + 2^-10)^2 - 1 = 2^-9 + 2^-20
+    // exactly (0x3b001000); fma.sat.f32.bf16 2 * 2 - 1 = 3 clamps to 1.0.
+    // A subnormal .f16 (2^-24) is kept: "By default, subnormal numbers are
+    // supported" (0x33800000). sub.rm of +0 and +0 is -0 (IEEE 754 6.3).
+    let body = "\tmov.b16 %h1, 0x3c01;\n\tmov.b16 %h2, 0x3f80;\n\
+                \tmov.b16 %h3, 0x4000;\n\tmov.b16 %h4, 0x0001;\n\tmov.b16 %h5, 0x0000;\n\
+                \tadd.rn.f32.f16 %f1, %h1, 0f33800000;\n\
+                \tadd.rp.f32.f16 %f2, %h1, 0f33800000;\n\
+                \tsub.rz.f32.bf16 %f3, %h2, 0f33000000;\n\
+                \tsub.f32.bf16 %f4, %h2, 0f33000000;\n\
+                \tfma.rn.f32.f16 %f5, %h1, %h1, 0fBF800000;\n\
+                \tfma.rn.sat.f32.bf16 %f6, %h3, %h3, 0fBF800000;\n\
+                \tadd.rn.f32.f16 %f7, %h4, 0f00000000;\n\
+                \tsub.rm.f32.f16 %f8, %h5, 0f00000000;\n\
+                \tst.global.v4.f32 [%rd1], {%f1, %f2, %f3, %f4};\n\
+                \tst.global.v4.f32 [%rd1+16], {%f5, %f6, %f7, %f8};";
+    assert_eq!(
+        words(body, 8),
+        [
+            0x3f80_2000,
+            0x3f80_2001,
+            0x3f7f_ffff,
+            0x3f80_0000,
+            0x3b00_1000,
+            0x3f80_0000,
+            0x3380_0000,
+            0x8000_0000,
+        ]
+    );
+    // A NaN result is add.f32's "unspecified NaN" (sign and payload open,
+    // the exponent not); under .sat "NaN results are flushed to +0.0f".
+    let o = run(
+        "\tmov.b16 %h1, 0x7e00;\n\tadd.rn.f32.f16 %f1, %h1, 0f3F800000;\n\
+         \tadd.rn.sat.f32.f16 %f2, %h1, 0f3F800000;\n\
+         \tst.global.v2.f32 [%rd1], {%f1, %f2};",
+        8,
+    );
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+    let b = &o.buffers[0];
+    assert_eq!(&b.bytes[4..8], &[0; 4]);
+    assert_eq!(b.bytes[2] & 0x80, 0x80, "exponent all ones");
+    assert_eq!(b.bytes[3] & 0x7f, 0x7f, "exponent all ones");
+    assert_eq!(b.unspecified, [1, 1, 1, 1, 0, 0, 0, 0]);
+}
+
+#[test]
+fn mixed_precision_on_many_threads_against_the_host() {
+    // Each thread: add.rn.f32.f16, sub.rn.f32.bf16 and fma.rn.f32.f16 on its
+    // own bits, against the host's f32 `+`, `-` and fused `mul_add` after
+    // `half`'s exact widening (round to nearest even, one rounding).
+    let n = 256usize;
+    let mut s = 0x2545_f491_4f6c_dd1du64;
+    let mut inputs = Vec::new();
+    for _ in 0..n {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        // .f16 halves near 1.0 and anywhere; c near 1.0 or any bits
+        let h = |x: u64| {
+            if x & 1 == 0 {
+                0x3800 | (x as u32 >> 1 & 0x7ff)
+            } else {
+                x as u32 & 0xffff
+            }
+        };
+        let c = if s >> 60 & 1 == 0 {
+            0x3f00_0000 | (s as u32 >> 9 & 0xff_ffff)
+        } else {
+            (s >> 32) as u32
+        };
+        inputs.push([h(s >> 5) | h(s >> 21) << 16, c, 0u32, 0u32]);
+    }
+    let src = format!(
+        "{HEAD}.visible .entry k(.param .u64 p)\n{{\n{REGS}\
+         \tmov.u32 %r0, %tid.x;\n\tmul.wide.u32 %rd2, %r0, 16;\n\tadd.s64 %rd3, %rd1, %rd2;\n\
+         \tld.global.v2.u32 {{%r1, %r2}}, [%rd3];\n\tmov.b32 {{%h1, %h2}}, %r1;\n\
+         \tmov.b32 %f1, %r2;\n\
+         \tadd.rn.f32.f16 %f2, %h1, %f1;\n\tsub.rn.f32.bf16 %f3, %h2, %f1;\n\
+         \tfma.rn.f32.f16 %f4, %h1, %h2, %f1;\n\
+         \tst.global.f32 [%rd3+4], %f2;\n\tst.global.f32 [%rd3+8], %f3;\n\tst.global.f32 [%rd3+12], %f4;\n\tret;\n}}\n"
+    );
+    let module = parse(&src).unwrap_or_else(|e| panic!("{e:?}\n{src}"));
+    let prog =
+        sim::prepare(&module, "k", &WindowProfile::SM90).unwrap_or_else(|e| panic!("{e}\n{src}"));
+    let bytes: Vec<u8> = inputs
+        .iter()
+        .flatten()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let launch = Launch::new(
+        [1, 1, 1],
+        [n as u32, 1, 1],
+        vec![Arg::Buffer { addr: None, bytes }],
+    );
+    let o = sim::run(&prog, &launch).unwrap();
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+    let b = &o.buffers[0];
+    let word = |k: usize| u32::from_le_bytes(b.bytes[k..k + 4].try_into().unwrap());
+    for (t, i) in inputs.iter().enumerate() {
+        let (lo, hi) = (i[0] as u16, (i[0] >> 16) as u16);
+        let c = f32::from_bits(i[1]);
+        let f16 = |x: u16| half::f16::from_bits(x).to_f32();
+        let want = [
+            f16(lo) + c,
+            half::bf16::from_bits(hi).to_f32() - c,
+            f16(lo).mul_add(f16(hi), c),
+        ];
+        for (k, w) in want.into_iter().enumerate() {
+            let at = 16 * t + 4 + 4 * k;
+            let got = word(at);
+            if w.is_nan() {
+                assert!(f32::from_bits(got).is_nan(), "thread {t} op {k}: {got:#x}");
+            } else {
+                assert_eq!(got, w.to_bits(), "thread {t} op {k}: {i:x?}");
+                assert_eq!(&b.unspecified[at..at + 4], &[0; 4], "thread {t} op {k}");
+            }
+        }
+    }
+}
+
+#[test]
+fn mixed_precision_qualifiers_the_spec_lacks_are_refused() {
+    for body in [
+        // "Rounding modifiers(no default)" for fma.f32.abtype
+        "\tfma.f32.f16 %f1, %h1, %h2, %f2;",
+        // no .ftz, .relu or .f64 in 9.7.5
+        "\tadd.rn.ftz.f32.f16 %f1, %h1, %f2;",
+        "\tfma.rn.relu.f32.bf16 %f1, %h1, %h2, %f2;",
+        "\tadd.rn.f64.f16 %fd1, %h1, %fd2;",
+        "\tadd.rn.rz.f32.f16 %f1, %h1, %f2;",
+        // 9.7.5 lists add, sub and fma only
+        "\tmad.rn.f32.f16 %f1, %h1, %h2, %f2;",
+        "\tmul.rn.f32.bf16 %f1, %h1, %h2;",
+    ] {
+        let e = refused(body);
+        assert!(e.contains("not modelled") || e.contains("mixed"), "{e}");
+    }
+}
+
+#[test]
+fn packed_half_setp_writes_each_lane_to_its_own_predicate() {
+    // 9.7.7.2 setp.f16x2: "t[0] = (fA[0] CmpOp fB[0]) ? 1 : 0; t[1] = ...;
+    // p = BoolOp(t[0], c); q = BoolOp(t[1], c);". a = (2.0, 1.0), b = (1.0,
+    // 2.0) in (lane 0, lane 1): lt gives p = 0, q = 1; lt.or with c = 1
+    // both 1; bf16x2 gtu of (1.0, 1.0) and (2.0, NaN): 1.0 > 2.0 in lane 0
+    // (false), a NaN in lane 1 (unordered: true); .ftz: the subnormals 0x0001 and 0x0002 flush
+    // to equal zeros.
+    let body = "\tmov.b32 %r1, 0x3c004000;\n\tmov.b32 %r2, 0x40003c00;\n\
+                \tmov.b32 %r3, 0x7fc04000;\n\tmov.b32 %r4, 0x3f803f80;\n\
+                \tmov.b32 %r5, 0x00010001;\n\tmov.b32 %r6, 0x00020002;\n\
+                \tsetp.ne.u32 %p7, 1, 0;\n\
+                \tsetp.lt.f16x2 %p1|%p2, %r1, %r2;\n\
+                \tsetp.lt.or.f16x2 %p3|%p4, %r1, %r2, %p7;\n\
+                \tsetp.gtu.bf16x2 %p5|%p6, %r4, %r3;\n\
+                \tselp.u32 %r11, 1, 0, %p1;\n\tselp.u32 %r12, 1, 0, %p2;\n\
+                \tselp.u32 %r13, 1, 0, %p3;\n\tselp.u32 %r14, 1, 0, %p4;\n\
+                \tselp.u32 %r15, 1, 0, %p5;\n\tselp.u32 %r16, 1, 0, %p6;\n\
+                \tsetp.eq.ftz.f16x2 %p1|%p2, %r5, %r6;\n\
+                \tsetp.eq.and.f16x2 %p3|%p4, %r5, %r5, !%p7;\n\
+                \tselp.u32 %r17, 1, 0, %p1;\n\tselp.u32 %r18, 1, 0, %p2;\n\
+                \tselp.u32 %r19, 1, 0, %p3;\n\tselp.u32 %r20, 1, 0, %p4;\n\
+                \tst.global.v4.u32 [%rd1], {%r11, %r12, %r13, %r14};\n\
+                \tst.global.v4.u32 [%rd1+16], {%r15, %r16, %r17, %r18};\n\
+                \tst.global.v2.u32 [%rd1+32], {%r19, %r20};";
+    assert_eq!(words(body, 10), [0, 1, 1, 1, 0, 1, 1, 1, 0, 0]);
+    for body in [
+        // "setp.CmpOp{.ftz}.f16x2 p|q, a, b": two predicates
+        "\tsetp.lt.f16x2 %p1, %r1, %r2;",
+        // the .bf16x2 lines take no .ftz; lo/ls/hi/hs are integer operators
+        "\tsetp.lt.ftz.bf16x2 %p1|%p2, %r1, %r2;",
+        "\tsetp.lo.f16x2 %p1|%p2, %r1, %r2;",
+    ] {
+        refused(body);
+    }
 }

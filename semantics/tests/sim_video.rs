@@ -5,7 +5,9 @@
 //! tables, `vmad` in 128-bit two's-complement bits as the spec writes it)
 //! and Rust's native comparisons and fixed-width arithmetic. Every form
 //! runs as a kernel (decoding, selectors and negations included) on edge
-//! and random inputs, one input triple per thread.
+//! and random inputs, one input triple per thread. The half precision
+//! `set` forms (`.f16`, `.bf16` and their x2 packs as sources or
+//! destinations) against `half`'s exact values, and H100 observations.
 
 use ptx_semantics::ptx::parse;
 use ptx_semantics::sim::{self, Arg, Launch, WindowProfile};
@@ -927,4 +929,288 @@ fn unspecified_sources_give_unspecified_results_except_slct_unchosen() {
     assert_eq!(&b.bytes[0..4], &7u32.to_le_bytes());
     assert!(b.unspecified[0..4].iter().all(|&u| u == 0));
     assert!(b.unspecified[4..8].iter().all(|&u| u != 0));
+}
+
+// ------------------------------------------------- half precision set
+
+/// A 16-bit lane as an `f64` through `half` (exact), `.ftz` flushing a
+/// subnormal to a zero of its sign.
+fn half_value(x: u32, bf16: bool, ftz: bool) -> f64 {
+    let x = x as u16;
+    let v = if bf16 {
+        f64::from(half::bf16::from_bits(x).to_f32())
+    } else {
+        f64::from(half::f16::from_bits(x).to_f32())
+    };
+    if ftz && half_subnormal(v, bf16) {
+        if x & 0x8000 != 0 {
+            -0.0
+        } else {
+            0.0
+        }
+    } else {
+        v
+    }
+}
+
+/// Below the format's smallest normal (2^-14 for `.f16`, 2^-126 for
+/// `.bf16`) and not zero.
+fn half_subnormal(v: f64, bf16: bool) -> bool {
+    let min = if bf16 {
+        2f64.powi(-126)
+    } else {
+        2f64.powi(-14)
+    };
+    v != 0.0 && v.abs() < min
+}
+
+#[test]
+fn set_half_precision_sources_and_destinations() {
+    // PTX ISA 9.7.7.1 (half precision set): `.f16x2`/`.bf16x2` sources
+    // compare lane by lane, "d[i] = BoolOp(t[i], c) ? 1.0 : 0.0" for the
+    // packed float destination, "? 0xffff : 0" per lane for .u32/.s32;
+    // scalar: "1.0 in target precision floating point format" for .f16
+    // (0x3c00) and .bf16 (0x3f80), 0xffff for .u16/.s16, 0xffffffff for
+    // .u32/.s32. The comparisons are Rust's on `half`'s exact values.
+    let mut compared = 0;
+    let float_ops = [
+        "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan",
+    ];
+    for op in float_ops {
+        for (bool_op, negate) in [("", false), (".and", false), (".or", true), (".xor", false)] {
+            let tail = match (bool_op, negate) {
+                ("", _) => String::new(),
+                (_, true) => ", !%p1".to_string(),
+                _ => ", %p1".to_string(),
+            };
+            let pred = "\tsetp.ne.u32 %p1, %r3, 0;\n";
+            let combine = move |t: bool, z: u32| {
+                let c = (z != 0) != negate;
+                match bool_op {
+                    "" => t,
+                    ".and" => t && c,
+                    ".or" => t || c,
+                    _ => t ^ c,
+                }
+            };
+            // packed sources
+            for (stype, bf16) in [(".f16x2", false), (".bf16x2", true)] {
+                for dtype in [stype, ".u32", ".s32"] {
+                    for ftz in ["", ".ftz"] {
+                        if bf16 && !ftz.is_empty() {
+                            continue;
+                        }
+                        let body = format!(
+                            "{pred}\tset.{op}{bool_op}{ftz}{dtype}{stype} %r4, %r1, %r2{tail};"
+                        );
+                        let on: u32 =
+                            match (dtype.starts_with(".u") || dtype.starts_with(".s"), bf16) {
+                                (true, _) => 0xffff,
+                                (false, false) => 0x3c00,
+                                (false, true) => 0x3f80,
+                            };
+                        let fz = !ftz.is_empty();
+                        compared += check(&body, 160, |x, y, z| {
+                            (0..2).fold(0, |d, k| {
+                                let (a, b) = (x >> (16 * k), y >> (16 * k));
+                                let t =
+                                    float_cmp(op, half_value(a, bf16, fz), half_value(b, bf16, fz))
+                                        .unwrap();
+                                d | if combine(t, z) { on << (16 * k) } else { 0 }
+                            })
+                        });
+                    }
+                }
+            }
+            // scalar half sources into 16- and 32-bit integer destinations
+            for (stype, bf16) in [(".f16", false), (".bf16", true)] {
+                for (dtype, on, wide) in [
+                    (".u16", 0xffffu32, false),
+                    (".s16", 0xffff, false),
+                    (".u32", 0xffff_ffff, true),
+                    (".s32", 0xffff_ffff, true),
+                ] {
+                    let ftz = if bf16 { "" } else { ".ftz" };
+                    let body = if wide {
+                        format!(
+                            "{pred}\tcvt.u16.u32 %rs1, %r1;\n\tcvt.u16.u32 %rs2, %r2;\n\
+                             \tset.{op}{bool_op}{ftz}{dtype}{stype} %r4, %rs1, %rs2{tail};"
+                        )
+                    } else {
+                        format!(
+                            "{pred}\tcvt.u16.u32 %rs1, %r1;\n\tcvt.u16.u32 %rs2, %r2;\n\
+                             \tset.{op}{bool_op}{ftz}{dtype}{stype} %rs3, %rs1, %rs2{tail};\n\
+                             \tcvt.u32.u16 %r4, %rs3;"
+                        )
+                    };
+                    let fz = !ftz.is_empty();
+                    compared += check(&body, 96, |x, y, z| {
+                        let t = float_cmp(op, half_value(x, bf16, fz), half_value(y, bf16, fz))
+                            .unwrap();
+                        if combine(t, z) {
+                            on
+                        } else {
+                            0
+                        }
+                    });
+                }
+            }
+            // half destinations from .f32, .f16 and integer sources
+            for (dtype, on) in [(".f16", 0x3c00u32), (".bf16", 0x3f80)] {
+                for stype in [".f32", ".f16", ".s32", ".u16"] {
+                    let int = !stype.starts_with(".f");
+                    if int && !matches!(op, "eq" | "ne" | "lt" | "le" | "gt" | "ge") {
+                        continue;
+                    }
+                    let ftz = if dtype == ".f16" && !int { ".ftz" } else { "" };
+                    let (prep, a, b) = match stype {
+                        ".f32" => ("\tmov.b32 %f1, %r1;\n\tmov.b32 %f2, %r2;\n", "%f1", "%f2"),
+                        ".s32" => ("", "%r1", "%r2"),
+                        _ => (
+                            "\tcvt.u16.u32 %rs1, %r1;\n\tcvt.u16.u32 %rs2, %r2;\n",
+                            "%rs1",
+                            "%rs2",
+                        ),
+                    };
+                    let body = format!(
+                        "{pred}{prep}\tset.{op}{bool_op}{ftz}{dtype}{stype} %rs3, {a}, {b}{tail};\n\
+                         \tcvt.u32.u16 %r4, %rs3;"
+                    );
+                    let fz = !ftz.is_empty();
+                    compared += check(&body, 96, |x, y, z| {
+                        let t = match stype {
+                            ".f32" => float_cmp(op, flush32(x, fz).into(), flush32(y, fz).into()),
+                            ".f16" => {
+                                float_cmp(op, half_value(x, false, fz), half_value(y, false, fz))
+                            }
+                            ".s32" => int_cmp(
+                                op,
+                                (x as i32).into(),
+                                (y as i32).into(),
+                                x.into(),
+                                y.into(),
+                            ),
+                            _ => {
+                                let (ux, uy) = (x as u16, y as u16);
+                                int_cmp(op, ux.into(), uy.into(), ux.into(), uy.into())
+                            }
+                        }
+                        .unwrap();
+                        if combine(t, z) {
+                            on
+                        } else {
+                            0
+                        }
+                    });
+                }
+            }
+        }
+    }
+    assert!(compared > 50_000, "{compared}");
+}
+
+#[test]
+fn set_half_precision_forms_the_spec_lacks_are_refused() {
+    for body in [
+        // the .bf16 lines take no .ftz
+        "\tset.lt.ftz.u32.bf16x2 %r4, %r1, %r2;",
+        "\tset.lt.ftz.bf16.f32 %rs3, %f1, %f2;",
+        // `.dtype = { .f16x2, .u32, .s32 }` for an .f16x2 source
+        "\tset.lt.bf16x2.f16x2 %r4, %r1, %r2;",
+        "\tset.lt.f32.f16x2 %r4, %r1, %r2;",
+        "\tset.lt.u16.f16x2 %r4, %r1, %r2;",
+        // .f32 destinations take no half source; .u16 only a half one
+        "\tset.lt.f32.f16 %r4, %rs1, %rs2;",
+        "\tset.lt.u16.f32 %rs3, %f1, %f2;",
+        // integer operators on half sources
+        "\tset.lo.u32.f16x2 %r4, %r1, %r2;",
+        "\tset.hi.f16.f16 %rs3, %rs1, %rs2;",
+    ] {
+        let src = format!(
+            "{HEAD}.visible .entry k()\n{{\n\t.reg .b16 %rs<4>;\n\t.reg .b32 %r<8>;\n\t.reg .f32 %f<4>;\n{body}\n\tret;\n}}\n"
+        );
+        let module = parse(&src).unwrap();
+        assert!(
+            sim::prepare(&module, "k", &WindowProfile::SM90).is_err(),
+            "{body}"
+        );
+    }
+}
+
+/// What an H100 (sm_90, driver 580.159.04, ptxas 13.0, 2026-11-27) wrote
+/// for half precision `set` forms where the spec's pseudocode and its
+/// prose differ ("`if (dtype == .f16x2 || stype == .bf16x2)`", "`else if
+/// (dtype == .f16 || stype == .bf16)`": read literally, integer
+/// destinations of `.bf16`/`.bf16x2` sources would get 1.0): the hardware
+/// follows the prose, all ones for `.u32`/`.s32`/`.u16`, as the model
+/// does. The output buffer was poisoned twice (0xa5a5a5a5, 0x5a5a5a5a)
+/// and both runs agreed. One value is kept apart: `cvt.u32.u16` of
+/// `set.lt.f16.f16`'s 16-bit result read `0x3c003c00` there (the
+/// zero-extension lost, the value replicated into the upper half); the
+/// spec's `cvt` zero-extends, and the model's `0x3c00` stands.
+#[test]
+fn half_precision_set_matches_the_h100() {
+    const FORMS: &[(&str, bool, u32)] = &[
+        ("set.geu.s32.bf16x2 %r9,%r1,%r1;", false, 0xffff_ffff),
+        ("set.lt.u32.bf16 %r9,%h1,%h2;", false, 0xffff_ffff),
+        ("set.lt.u16.bf16 %h9,%h1,%h2;", true, 0xffff),
+        ("set.eq.f16x2.f16x2 %r9,%r2,%r2;", false, 0x3c00_3c00),
+        ("set.lt.u32.f16x2 %r9,%r3,%r4;", false, 0xffff_0000),
+        ("set.lt.bf16.s32 %h9,1,2;", true, 0x3f80),
+        ("set.lt.f16.f32 %h9,0f3F800000,0f40000000;", true, 0x3c00),
+        // the H100: 0x3c003c00 (see above)
+        ("set.lt.f16.f16 %h9,%h3,%h4;", true, 0x3c00),
+        ("set.lt.ftz.f16.f16 %h9,%h3,%h4;", true, 0),
+        ("set.lt.bf16x2.bf16x2 %r9,%r5,%r1;", false, 0x3f80),
+        ("set.lt.s32.bf16x2 %r9,%r5,%r1;", false, 0xffff),
+        ("set.gtu.and.u16.f16 %h9,%h5,%h2,%p1;", true, 0xffff),
+        ("set.lt.bf16.f16 %h9,%h6,%h7;", true, 0x3f80),
+    ];
+    let mut body = String::new();
+    for (i, (ins, narrow, _)) in FORMS.iter().enumerate() {
+        body += &format!("\t{ins}\n");
+        if *narrow {
+            body += "\tcvt.u32.u16 %r9,%h9;\n";
+        }
+        body += &format!("\tst.global.u32 [%rd1+{}],%r9;\n", 4 * i);
+    }
+    let n = FORMS.len();
+    body += &format!(
+        "\tsetp.lt.f16x2 %p2|%p3,%r3,%r4;\n\tselp.u32 %r9,1,0,%p2;\n\
+         \tst.global.u32 [%rd1+{}],%r9;\n\tselp.u32 %r9,1,0,%p3;\n\
+         \tst.global.u32 [%rd1+{}],%r9;\n",
+        4 * n,
+        4 * n + 4
+    );
+    let src = format!(
+        "{HEAD}.visible .entry k(.param .u64 p){{\n\
+         .reg .pred %p<4>;.reg .b16 %h<10>;.reg .b32 %r<10>;.reg .b64 %rd<2>;\n\
+         ld.param.u64 %rd1,[p];setp.ne.u32 %p1,1,0;\n\
+         mov.b32 %r1,0x3f803f80;mov.b32 %r2,0x3c003c00;mov.b32 %r3,0x3c004000;\n\
+         mov.b32 %r4,0x40003c00;mov.b32 %r5,0x40003f00;\n\
+         mov.b16 %h1,0x3f80;mov.b16 %h2,0x4000;mov.b16 %h3,0x0001;mov.b16 %h4,0x0002;\n\
+         mov.b16 %h5,0x7e00;mov.b16 %h6,0x3c00;mov.b16 %h7,0x4000;\n{body}ret;}}\n"
+    );
+    let module = parse(&src).unwrap_or_else(|e| panic!("{e:?}\n{src}"));
+    let prog =
+        sim::prepare(&module, "k", &WindowProfile::SM90).unwrap_or_else(|e| panic!("{e}\n{src}"));
+    let launch = Launch::new(
+        [1, 1, 1],
+        [1, 1, 1],
+        vec![Arg::Buffer {
+            addr: None,
+            bytes: vec![0xa5; 4 * (n + 2)],
+        }],
+    );
+    let o = sim::run(&prog, &launch).unwrap();
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+    let b = &o.buffers[0];
+    assert!(b.unspecified.iter().all(|&u| u == 0));
+    let got: Vec<u32> = b
+        .bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let want: Vec<u32> = FORMS.iter().map(|f| f.2).chain([0, 1]).collect();
+    assert_eq!(got, want);
 }

@@ -1,6 +1,8 @@
 //! The warp-wide instructions of PTX ISA 9.7.13 in the kernel interpreter:
 //! `activemask`, `vote.sync`, `redux.sync`, `elect.sync`, on one warp of
-//! 32 threads, with values worked by hand.
+//! 32 threads, with values worked by hand; `bar.arrive` and `bar.red` on
+//! two warps (the expected reductions counted from the predicates'
+//! definitions), `trap` and `brkpt`.
 
 use ptx_semantics::ptx::parse;
 use ptx_semantics::sim::{self, Arg, Launch, Outcome, StopKind, WindowProfile};
@@ -347,9 +349,147 @@ END:";
 fn trap_stops_the_thread_and_brkpt_does_nothing() {
     let o = run("\tsetp.eq.u32 %p1, %r1, 5;\n\t@%p1 trap;\n\tbrkpt;\n\tmov.u32 %r2, 1;");
     assert_eq!(o.reports.len(), 1, "{:?}", o.reports);
-    assert!(matches!(&o.reports[0].kind, StopKind::Resource(w) if w.starts_with("trap")));
+    assert_eq!(o.reports[0].kind, StopKind::Trap);
+    assert_eq!(o.reports[0].thread.tid, [5, 0, 0]);
     let word =
         |k: usize| u32::from_le_bytes(o.buffers[0].bytes[4 * k..4 * k + 4].try_into().unwrap());
     assert_eq!(word(5), 0);
     assert!((0..32).filter(|&k| k != 5).all(|k| word(k) == 1));
+}
+
+// ---- bar.red (PTX ISA 9.7.13.1) ----
+//
+// "The c predicate (or its complement) from all threads in the CTA are
+// combined using the specified reduction operator. Once the barrier count
+// is reached, the final value is written to the destination register in
+// all threads waiting at the barrier." The expected values are counted
+// here from the predicate's definition over the 64 thread ids.
+
+/// Runs `body` on two warps; each thread then stores `%r3` at word tid.
+fn bar_red_words(body: &str) -> (Vec<u32>, sim::Outcome) {
+    let o = two_warps(&format!(
+        "{body}\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r3;"
+    ));
+    let b = &o.buffers[0];
+    let words = (0..64)
+        .map(|k| u32::from_le_bytes(b.bytes[4 * k..4 * k + 4].try_into().unwrap()))
+        .collect();
+    (words, o)
+}
+
+/// The result every one of the 64 threads gets, after checking that none
+/// stopped and that all agree.
+fn bar_red_all(body: &str) -> u32 {
+    let (words, o) = bar_red_words(body);
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+    assert!(o.buffers[0].unspecified.iter().all(|&u| u == 0));
+    assert!(words.iter().all(|&w| w == words[0]), "{words:?}");
+    words[0]
+}
+
+const THIRDS: &str = "\trem.u32 %r2, %r1, 3;\n\tsetp.eq.u32 %p1, %r2, 0;\n";
+
+#[test]
+fn bar_red_popc_counts_the_true_predicates_of_the_cta() {
+    let thirds = (0..64u32).filter(|t| t % 3 == 0).count() as u32;
+    assert_eq!(
+        bar_red_all(&format!("{THIRDS}\tbar.red.popc.u32 %r3, 0, %p1;")),
+        thirds
+    );
+    // the complement, the `barrier` spelling with `.aligned`, a count
+    assert_eq!(
+        bar_red_all(&format!(
+            "{THIRDS}\tbarrier.cta.red.popc.aligned.u32 %r3, 1, 64, !%p1;"
+        )),
+        64 - thirds
+    );
+    // the barrier is reused at once: a second reduction on it starts anew
+    assert_eq!(
+        bar_red_all(&format!(
+            "{THIRDS}\tbar.cta.red.popc.u32 %r4, 0, %p1;\n\tbar.red.popc.u32 %r5, 0, !%p1;\n\tmul.lo.u32 %r3, %r4, 100;\n\tadd.u32 %r3, %r3, %r5;"
+        )),
+        100 * thirds + (64 - thirds)
+    );
+}
+
+#[test]
+fn bar_red_and_or_tell_whether_all_or_any_thread_had_a_true_predicate() {
+    let pred = |cond: &str, red: &str| {
+        bar_red_all(&format!(
+            "\tsetp.{cond};\n\t{red} %p2, %r4, %p1;\n\tselp.u32 %r3, 1, 0, %p2;"
+        ))
+    };
+    let ids = |f: &dyn Fn(u32) -> bool| (0..64u32).map(f).collect::<Vec<bool>>();
+    for (cond, truth) in [
+        ("lt.u32 %p1, %r1, 64", ids(&|t| t < 64)),
+        ("ne.u32 %p1, %r1, 17", ids(&|t| t != 17)),
+        ("eq.u32 %p1, %r1, 63", ids(&|t| t == 63)),
+        ("eq.u32 %p1, %r1, 100", ids(&|t| t == 100)),
+    ] {
+        // the barrier identifier from a register
+        let cond = format!("{cond};\n\tmov.u32 %r4, 3");
+        let all = u32::from(truth.iter().all(|&b| b));
+        let any = u32::from(truth.iter().any(|&b| b));
+        assert_eq!(pred(&cond, "bar.red.and.pred"), all, "{cond}");
+        assert_eq!(pred(&cond, "barrier.red.or.pred"), any, "{cond}");
+    }
+}
+
+#[test]
+fn bar_red_without_a_count_waits_for_the_threads_that_have_not_exited() {
+    // threads 48..63 exit first: the 48 others complete the barrier
+    let (words, o) = bar_red_words(
+        "\tsetp.ge.u32 %p3, %r1, 48;\n\t@%p3 exit;\n\tsetp.lt.u32 %p1, %r1, 100;\n\tbar.red.popc.u32 %r3, 0, %p1;",
+    );
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+    let want: Vec<u32> = (0..64).map(|t| if t < 48 { 48 } else { 0 }).collect();
+    assert_eq!(words, want);
+}
+
+#[test]
+fn an_unspecified_predicate_leaves_open_only_what_it_could_change() {
+    // thread 5's predicate reads uninitialised shared memory; thread 7's
+    // is true, every other false
+    let setup = "\tmov.u32 %r5, 0;\n\tsetp.eq.u32 %p5, %r1, 5;\n\t@%p5 ld.shared.u32 %r5, [sh];\n\tsetp.ne.u32 %p1, %r5, 0;\n\tsetp.eq.u32 %p6, %r1, 7;\n\tor.pred %p1, %p1, %p6;\n";
+    let (_, o) = bar_red_words(&format!("{setup}\tbar.red.popc.u32 %r3, 0, %p1;"));
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+    // 1 or 2: every word unspecified
+    assert_eq!(o.buffers[0].unspecified, vec![1; 256]);
+    // any: thread 7 decides it; all: the false ones decide it
+    for (red, want) in [("or", 1), ("and", 0)] {
+        assert_eq!(
+            bar_red_all(&format!(
+                "{setup}\tbar.red.{red}.pred %p2, 0, %p1;\n\tselp.u32 %r3, 1, 0, %p2;"
+            )),
+            want,
+            "{red}"
+        );
+    }
+}
+
+#[test]
+fn bar_red_mixed_with_bar_sync_on_one_barrier_is_undefined() {
+    // "barrier{.cta}.red should not be intermixed with barrier{.cta}.sync
+    // or barrier{.cta}.arrive using the same active barrier. Execution in
+    // this case is unpredictable."
+    for other in ["bar.sync 1;", "bar.arrive 1, 64;"] {
+        let (_, o) = bar_red_words(&format!(
+            "\tsetp.lt.u32 %p1, %r1, 32;\n\t@!%p1 bra OTHER;\n\tbar.red.popc.u32 %r3, 1, %p1;\n\tbra END;\nOTHER:\n\t{other}\nEND:"
+        ));
+        let undefined: Vec<_> = o
+            .reports
+            .iter()
+            .filter_map(|r| match &r.kind {
+                StopKind::Undefined(u) => Some((u.section, r.thread.tid[0])),
+                _ => None,
+            })
+            .collect();
+        assert!(!undefined.is_empty(), "{other}: {:?}", o.reports);
+        assert!(
+            undefined.iter().all(|&(s, _)| s == "9.7.13.1"),
+            "{undefined:?}"
+        );
+        assert!(o.reports.iter().any(|r| matches!(&r.kind,
+            StopKind::Undefined(u) if u.rule.contains("intermixed"))));
+    }
 }

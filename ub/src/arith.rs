@@ -606,7 +606,8 @@ pub fn eval(i: &ArithInstr, v: &[BV; 4], cf: &BV, fresh: &Fresh) -> Out {
         | Arith::FAbs { .. }
         | Arith::FMin { .. }
         | Arith::FMax { .. }
-        | Arith::Approx { .. } => (fresh.float)(u32::from(i.bits)),
+        | Arith::Approx { .. }
+        | Arith::MixedFloat { .. } => (fresh.float)(u32::from(i.bits)),
         Arith::Copysign { fmt } => {
             let w = fmt.width();
             let s = c(fmt.sign_mask(), w);
@@ -625,6 +626,24 @@ pub fn eval(i: &ArithInstr, v: &[BV; 4], cf: &BV, fresh: &Fresh) -> Out {
         } => {
             let (p, qq) = setp(compare_float(fmt, ftz, cmp, a, b), combine, &pred(cc));
             q = Some(qq);
+            p
+        }
+        // `setp.f16x2`/`.bf16x2`: each lane's comparison, `p` lane 0's and
+        // `q` lane 1's (PTX ISA 9.7.7.2, half precision `setp`)
+        Arith::SetpFloatX2 {
+            fmt,
+            ftz,
+            cmp,
+            combine,
+        } => {
+            let hi = |x: &BV| x.bvlshr(c(16, 64));
+            let (p, _) = setp(compare_float(fmt, ftz, cmp, a, b), combine, &pred(cc));
+            let (p1, _) = setp(
+                compare_float(fmt, ftz, cmp, &hi(a), &hi(b)),
+                combine,
+                &pred(cc),
+            );
+            q = Some(p1);
             p
         }
         Arith::Testp { fmt, op } => b1(&testp(fmt, op, a)),

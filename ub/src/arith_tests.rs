@@ -218,6 +218,26 @@ fn forms() -> Vec<(Arith, u16)> {
             ));
         }
     }
+    // `setp.f16x2`/`.bf16x2 p|q`: a predicate per lane
+    for fmt in [&F16, &BF16] {
+        for (ftz, cmp, combine) in [
+            (false, CmpOp::Lt, None),
+            (true, CmpOp::Equ, None),
+            (false, CmpOp::Nan, Some(BoolOp::Or)),
+            (true, CmpOp::Ge, Some(BoolOp::And)),
+            (false, CmpOp::Neu, Some(BoolOp::Xor)),
+        ] {
+            out.push((
+                Arith::SetpFloatX2 {
+                    fmt,
+                    ftz,
+                    cmp,
+                    combine,
+                },
+                1,
+            ));
+        }
+    }
     out
 }
 
@@ -227,6 +247,7 @@ fn operand_width(op: &Arith) -> Option<u32> {
         Arith::SetpFloat { fmt, .. } | Arith::Testp { fmt, .. } | Arith::Copysign { fmt } => {
             Some(fmt.width())
         }
+        Arith::SetpFloatX2 { .. } => Some(32),
         _ => None,
     }
 }

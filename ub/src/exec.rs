@@ -508,9 +508,15 @@ fn preconditions_of(s: &Search, path: &Path, op: &Op) -> Vec<(&'static Precondit
         Op::Atom(a) => {
             let t = base
                 .with(Var::Addr, s.address(path, a.acc.addr))
-                .with(Var::Size, lit(u64::from(a.acc.size).next_power_of_two()));
+                .with(Var::Size, lit(a.bytes().next_power_of_two()));
             let generic = a.acc.space == Space::Generic;
-            for pre in table::atom(a.d.is_none(), generic, a.acc.global_only.is_some()) {
+            let hint = a.acc.global_only.is_some();
+            let pres = if a.is_vector() {
+                table::atom_vector(!a.returns, generic, hint)
+            } else {
+                table::atom(!a.returns, generic, hint)
+            };
+            for pre in pres {
                 out.push((pre, t.clone()));
             }
         }
@@ -526,7 +532,7 @@ fn preconditions_of(s: &Search, path: &Path, op: &Op) -> Vec<(&'static Precondit
                 .with(Var::Lane, s.thread.lane.clone());
             out.push((&table::BAR_WARP_SYNC_MEMBER, t));
         }
-        Op::BarSync { id, count } => {
+        Op::BarSync { id, count } | Op::BarRed { id, count, .. } => {
             let n = count.map_or_else(|| lit(0), |c| s.value(path, c));
             let t = base.with(Var::A, s.value(path, *id)).with(Var::B, n);
             out.push((&table::BAR_OPERANDS, t));
@@ -1528,6 +1534,8 @@ impl Search<'_> {
             // at a time): `activemask`, `vote.sync`, `redux.sync` and
             // `elect.sync` give unknowns
             Op::Activemask { d } => self.set(path, guard, *d, fresh(64)),
+            // the reduction over the CTA's threads: an unknown
+            Op::BarRed { d, .. } => self.set(path, guard, *d, fresh(64)),
             Op::Warp { d, p, .. } => {
                 for r in d.iter().chain(p.iter()) {
                     self.set(path, guard, *r, fresh(64));
@@ -1536,8 +1544,12 @@ impl Search<'_> {
             // the old value an `atom` returns is memory's, which the search
             // does not remember: an unknown
             Op::Atom(a) => {
-                if let Some(d) = a.d {
+                for &d in &a.d {
                     self.set(path, guard, d, fresh(64));
+                    // a `.b128` destination's high slot
+                    if a.acc.size == 16 {
+                        self.set(path, guard, d + 1, fresh(64));
+                    }
                 }
             }
             // what the mbarrier instructions return depends on the

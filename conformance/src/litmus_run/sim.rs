@@ -108,6 +108,7 @@ fn stopped(o: &Outcome) -> Result<(), String> {
                                  cluster does (the simulator runs one cluster at a time)"
                 .into(),
             StopKind::Resource(w) => format!("resource: {w}"),
+            StopKind::Trap => "trap: execution aborted".into(),
         };
         return Err(format!(
             "the simulator stopped CTA {:?} thread {:?} at `{}`: {why}",

@@ -654,6 +654,8 @@ pub const NOT_AT_AN_EDGE: &[(&str, &str)] = &[
     ("fns.base", "its edge is base 31 and 32 of an fns.b32: not generated yet (the suite has no fns groups)"),
     ("atom.generic.global-or-shared", "its edge is the last shared or local address and the first past it, where no object is: as st.bulk.generic-shared"),
     ("red.generic.global-or-shared", "as atom.generic.global-or-shared"),
+    ("atom.vector.generic.global", "as access.cache_hint.global"),
+    ("red.vector.generic.global", "as access.cache_hint.global"),
     ("bar.warp.sync.membermask", "as shfl.sync.membermask: an edge between lanes of one warp"),
     ("vote.sync.membermask", "as shfl.sync.membermask"),
     ("redux.sync.membermask", "as shfl.sync.membermask"),

@@ -681,3 +681,101 @@ fn lanes2(width: u32, a: u64, b: u64, c: u64, op: impl Fn(u64, u64, u64) -> FpRe
     }
     out
 }
+
+// ---- 9.7.5 mixed precision ----
+
+/// The mixed precision instructions (PTX ISA 9.7.5: "The mixed precision
+/// floating point instructions are: add, sub, fma").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MixedOp {
+    Add,
+    Sub,
+    Fma,
+}
+
+/// One mixed precision instruction on its operands: `a, c` for `add` and
+/// `sub` (passed here as `a, b`), `a, b, c` for `fma`.
+pub fn mixed(
+    op: MixedOp,
+    src: &FloatFormat,
+    round: Round,
+    sat: bool,
+    a: u64,
+    b: u64,
+    c: u64,
+) -> FpResult {
+    match op {
+        MixedOp::Add => add_mixed(src, round, sat, a, b),
+        MixedOp::Sub => sub_mixed(src, round, sat, a, b),
+        MixedOp::Fma => fma_mixed(src, round, sat, a, b, c),
+    }
+}
+
+/// `convert(a)` of the mixed precision instructions (PTX ISA 9.7.5:
+/// "Converts input operand `a` from `.atype` into `.f32` type"): `.f16`
+/// and `.bf16` values are all `.f32` values, so the conversion is exact.
+/// A NaN stays a NaN (quieted, its sign and the top of its payload kept);
+/// which NaN does not matter, as the `.f32` result of a NaN operand is an
+/// unspecified NaN.
+pub fn widen_to_f32(src: &FloatFormat, a: u64) -> u64 {
+    let sign = |neg: bool| if neg { F32.sign_mask() } else { 0 };
+    match decode(src, a & width_mask(src)) {
+        Decoded::Zero { neg } => sign(neg),
+        Decoded::Inf { neg } => sign(neg) | F32.inf(),
+        Decoded::Nan { neg, payload } => {
+            let payload = payload << (F32.man_bits - src.man_bits);
+            sign(neg) | F32.inf() | payload | 1 << (F32.man_bits - 1)
+        }
+        Decoded::Finite { neg, sig, exp } => encode(
+            &F32,
+            &round_to_float(&F32, neg, sig, exp, Round::NearestEven),
+        ),
+    }
+}
+
+/// `add{.rnd}{.sat}.f32.atype d, a, c` (PTX ISA 9.7.5.1, `.atype = { .f16,
+/// .bf16 }`, PTX 8.6, `sm_100`): "`d = convert(a) + c;`", rounded once by
+/// `.rnd` ("The default value of rounding modifier is `.rn`"); "By default,
+/// subnormal numbers are supported" (no `.ftz`); "`add.sat` clamps the
+/// result to [0.0, 1.0]. `NaN` results are flushed to `+0.0f`". A NaN
+/// result is `add.f32`'s: "Single-precision instructions return an
+/// unspecified NaN" (the canonical NaN, sign and payload open).
+pub fn add_mixed(src: &FloatFormat, round: Round, sat: bool, a: u64, c: u64) -> FpResult {
+    let m = FpMods {
+        sat,
+        ..FpMods::default()
+    };
+    add(&F32, round, m, widen_to_f32(src, a), c)
+}
+
+/// `sub{.rnd}{.sat}.f32.atype d, a, c` (PTX ISA 9.7.5.2): "`d = convert(a)
+/// - c;`", with `add.f32.atype`'s rounding, saturation and NaN rules.
+pub fn sub_mixed(src: &FloatFormat, round: Round, sat: bool, a: u64, c: u64) -> FpResult {
+    let m = FpMods {
+        sat,
+        ..FpMods::default()
+    };
+    sub(&F32, round, m, widen_to_f32(src, a), c)
+}
+
+/// `fma.rnd{.sat}.f32.abtype d, a, b, c` (PTX ISA 9.7.5.3): "`d =
+/// convert(a) * convert(b) + c;`"; "computes the product of `a` and `b` to
+/// infinite precision and then adds `c` to this product, again in infinite
+/// precision. The resulting value is then rounded to single precision
+/// using the rounding mode specified by `.rnd`" ("Rounding modifiers (no
+/// default)"); "`fma.sat` clamps the result to [0.0, 1.0]. `NaN` results
+/// are flushed to `+0.0f`."
+pub fn fma_mixed(src: &FloatFormat, round: Round, sat: bool, a: u64, b: u64, c: u64) -> FpResult {
+    let m = FpMods {
+        sat,
+        ..FpMods::default()
+    };
+    fma(
+        &F32,
+        round,
+        m,
+        widen_to_f32(src, a),
+        widen_to_f32(src, b),
+        c,
+    )
+}

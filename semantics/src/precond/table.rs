@@ -377,6 +377,36 @@ pub fn atom(red: bool, generic: bool, hint: bool) -> Vec<&'static Precondition> 
     out
 }
 
+global_only!(ATOM_VECTOR_GLOBAL, "atom.vector.generic.global", "9.7.13.5",
+    "atom with vector type may be used only with .global space and with generic addressing where the address points to .global space");
+global_only!(RED_VECTOR_GLOBAL, "red.vector.generic.global", "9.7.13.6",
+    "red with vector type may be used only with .global space and with generic addressing where the address points to .global space");
+
+/// The preconditions of a vector `atom` (`red: false`) or `red` (`.v2`,
+/// `.v4`, `.v8`; sm_90) with `addr` its effective address and `size` the
+/// vector's bytes, in the order checked: the vector's natural alignment
+/// ([`ALIGNED`]: "Supported addressing modes for operand a and alignment
+/// requirements are described in Addresses as Operands", and 6.4.1: "The
+/// address must be naturally aligned to a multiple of the access size",
+/// the access being the whole vector, as for `ld`/`st`), then, for a generic
+/// address, the global window ([`ATOM_VECTOR_GLOBAL`],
+/// [`RED_VECTOR_GLOBAL`]) and the cache hint's rule ([`HINT_GLOBAL`],
+/// with `hint`).
+pub fn atom_vector(red: bool, generic: bool, hint: bool) -> Vec<&'static Precondition> {
+    let mut out: Vec<&'static Precondition> = vec![&ALIGNED];
+    if generic {
+        out.push(if red {
+            &RED_VECTOR_GLOBAL
+        } else {
+            &ATOM_VECTOR_GLOBAL
+        });
+        if hint {
+            out.push(&HINT_GLOBAL);
+        }
+    }
+    out
+}
+
 // ---- warp and CTA synchronisation (PTX ISA 9.7.13) ---------------------
 
 macro_rules! member {
@@ -1471,6 +1501,8 @@ static BESIDE_ROWS: &[&Precondition] = &[
     &FNS_BASE,
     &ATOM_GENERIC_SPACE,
     &RED_GENERIC_SPACE,
+    &ATOM_VECTOR_GLOBAL,
+    &RED_VECTOR_GLOBAL,
     &BAR_WARP_SYNC_MEMBER,
     &VOTE_SYNC_MEMBER,
     &REDUX_SYNC_MEMBER,

@@ -1,5 +1,5 @@
 //! The arithmetic, logic and comparison instructions the interpreter runs
-//! through [`crate::arith`] (PTX ISA 9.7.1-9.7.4, 9.7.7, 9.7.8): the decoded
+//! through [`crate::arith`] (PTX ISA 9.7.1-9.7.5, 9.7.7, 9.7.8): the decoded
 //! form and one lane's evaluation, so that the interpreter and the pure
 //! functions give one meaning. Decoding is `decode/arith.rs`'s business;
 //! reading registers, their unspecified bits and the carry flag the
@@ -9,7 +9,7 @@ use super::program::{Reg, Src};
 use super::undefined::Undefined;
 use crate::arith::approx::ApproxForm;
 use crate::arith::compare::{self, BoolOp, CmpOp, TestOp};
-use crate::arith::float::{self, FloatFormat, FpMods, FpResult, MinMaxMods};
+use crate::arith::float::{self, FloatFormat, FpMods, FpResult, MinMaxMods, MixedOp};
 use crate::arith::int::{self, IntType, MulMode, ShiftMode};
 use crate::arith::Carry;
 use crate::cvt::round::Round;
@@ -215,9 +215,26 @@ pub enum Arith {
         cmp: CmpOp,
         combine: Option<BoolOp>,
     },
+    /// `setp.CmpOp{.BoolOp}{.ftz}.f16x2 p|q, a, b{, {!}c}` and `.bf16x2`:
+    /// `p` and `q` are the lanes' results ([`compare::setp_x2`]).
+    SetpFloatX2 {
+        fmt: &'static FloatFormat,
+        ftz: bool,
+        cmp: CmpOp,
+        combine: Option<BoolOp>,
+    },
     Testp {
         fmt: &'static FloatFormat,
         op: TestOp,
+    },
+    /// The mixed precision forms (PTX ISA 9.7.5): `add`/`sub{.rnd}{.sat}
+    /// .f32.atype d, a, c` and `fma.rnd{.sat}.f32.abtype d, a, b, c`, `src`
+    /// the format of `a` (and `b`), `c` and `d` `.f32`.
+    MixedFloat {
+        op: MixedOp,
+        src: &'static FloatFormat,
+        round: Round,
+        sat: bool,
     },
     /// The approximate forms (`.approx`, `.full`; PTX ISA 9.7.3.8,
     /// 9.7.3.13-22, 9.7.4.9-10), through [`crate::arith::approx`]: the
@@ -443,7 +460,27 @@ pub fn eval(i: &ArithInstr, v: &[u64; 4], cf: Carry) -> Result<Out, Undefined> {
             combine,
             pred(c),
         ),
+        Arith::SetpFloatX2 {
+            fmt,
+            ftz,
+            cmp,
+            combine,
+        } => {
+            let combine = combine.map(|o| (o, pred(c)));
+            let (p, q) = compare::setp_x2(fmt, cmp, ftz, combine, a, b).unwrap_or((false, false));
+            Out {
+                d: u64::from(p),
+                q,
+                ..Out::default()
+            }
+        }
         Arith::Testp { fmt, op } => Out::value(u64::from(compare::testp(fmt, op, a))),
+        Arith::MixedFloat {
+            op,
+            src,
+            round,
+            sat,
+        } => Out::float(float::mixed(op, src, round, sat, a, b, c)),
         Arith::Approx { form } => {
             let (d, open) = form.eval_register(a, b);
             Out {

@@ -152,6 +152,9 @@ pub enum StopKind {
     /// The thread needed more of a resource than the model gives a thread
     /// (calls nested deeper than [`crate::sim::CALL_DEPTH_LIMIT`]); what.
     Resource(String),
+    /// The thread executed `trap` (PTX ISA 9.7.17): "Abort execution and
+    /// generate an interrupt to the host CPU".
+    Trap,
 }
 
 /// One stopped thread.

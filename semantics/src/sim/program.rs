@@ -184,19 +184,55 @@ pub enum AtomOp {
     Cas,
 }
 
-/// `atom` (`d: Some`) or `red` (`d: None`): one indivisible
-/// read-modify-write of the element at `acc` (whose `regs` is one `None`,
-/// so that the element is checked and resolved as `ld`/`st` do).
+/// `atom` or `red` (PTX ISA 9.7.13.5, 9.7.13.6): an indivisible
+/// read-modify-write of each element at `acc` (whose `regs` holds one
+/// `None` per register of the vector, `acc.size` bytes each, so that the
+/// whole vector is checked and resolved as `ld`/`st` check and resolve
+/// theirs).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Atomic {
     pub op: AtomOp,
+    /// The element type of a reduction (`.f16`/`.bf16` for the packed
+    /// `.f16x2`/`.bf16x2`). `.exch` and `.cas` only move bits: their width
+    /// is `acc.size`'s (2 for `.b16`, 16 for `.b128`).
     pub ty: super::reduce::BulkRedType,
-    /// The register that receives the old value (`atom`).
-    pub d: Option<Reg>,
-    /// Operand `b`; `c`: the new value of `.cas` (`Src::Imm(0)` otherwise).
-    pub b: Src,
+    /// `.f16x2`/`.bf16x2`: each register holds two elements of `ty`, the
+    /// low half first.
+    pub packed: bool,
+    /// `atom` (true) or `red`.
+    pub returns: bool,
+    /// The registers that receive the old values (`atom`), one per
+    /// register of the vector; empty for `red`. A `.b128` register takes
+    /// two slots.
+    pub d: Vec<Reg>,
+    /// Operand `b`, one per register of the vector.
+    pub b: Vec<Src>,
+    /// The new value of `.cas` (`Src::Imm(0)` otherwise).
     pub c: Src,
     pub acc: Access,
+}
+
+impl Atomic {
+    /// Bytes the instruction reads and writes: the vector's size, which
+    /// is also its alignment (PTX ISA 6.4.1).
+    pub fn bytes(&self) -> u64 {
+        u64::from(self.acc.size) * self.acc.regs.len() as u64
+    }
+
+    /// Whether it has a vector qualifier (`.v2`, `.v4`, `.v8`).
+    pub fn is_vector(&self) -> bool {
+        self.acc.regs.len() > 1
+    }
+}
+
+/// The reduction of `bar{.cta}.red` / `barrier{.cta}.red` (PTX ISA
+/// 9.7.13.1): "population-count (`.popc`), all-threads-True (`.and`), and
+/// any-thread-True (`.or`)".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarRedOp {
+    Popc,
+    And,
+    Or,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -428,6 +464,19 @@ pub enum Op {
         id: Src,
         count: Option<Src>,
     },
+    /// `bar{.cta}.red.popc.u32 d, a{, b}, {!}c` and
+    /// `bar{.cta}.red.{and,or}.pred p, a{, b}, {!}c` (and the
+    /// `barrier{.cta}.red` spellings; PTX ISA 9.7.13.1): a `bar.sync` that
+    /// also combines predicate `c` (negated when `negate`) of every
+    /// participating thread and gives the result to each of them.
+    BarRed {
+        op: BarRedOp,
+        d: Reg,
+        id: Src,
+        count: Option<Src>,
+        c: Src,
+        negate: bool,
+    },
     /// `bar.arrive a, b` (PTX ISA 9.7.13.1): counts the thread at barrier
     /// `a` of `b` threads without waiting.
     BarArrive {
@@ -435,7 +484,10 @@ pub enum Op {
         count: Src,
     },
     /// `trap` (PTX ISA 9.7.17): "Abort execution and generate an interrupt
-    /// to the host CPU": the thread stops with a report.
+    /// to the host CPU": the thread stops with a [`StopKind::Trap`]
+    /// report.
+    ///
+    /// [`StopKind::Trap`]: crate::sim::StopKind::Trap
     Trap,
     WarpSync {
         mask: Src,

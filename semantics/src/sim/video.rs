@@ -5,21 +5,24 @@
 //! bits the machine's.
 
 use super::program::{Reg, Src};
-use crate::arith::compare::{BoolOp, CmpOp};
+use crate::arith::compare::{self, BoolOp, CmpOp, SetDest};
 use crate::arith::video::{self, PackedOp, Scalar, SetType, Simd, SimdOp, VideoOp, Vmad};
 
 /// What the instruction computes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Video {
     /// `set`: `srcs` are `a`, `b` and (with `combine`) the predicate `c`,
-    /// negated when `negate_c`.
+    /// negated when `negate_c`. `dest` is `.dtype`; with `packed` the
+    /// source is `.f16x2`/`.bf16x2` (`ty` its lane format) and `dest` is
+    /// `F16`/`BF16` for a packed float destination, `U32` for `.u32`/`.s32`.
     Set {
         ty: SetType,
         op: CmpOp,
         ftz: bool,
         combine: Option<BoolOp>,
         negate_c: bool,
-        float_dest: bool,
+        dest: SetDest,
+        packed: bool,
     },
     /// `slct`: `srcs` are `a`, `b`, `c`.
     Slct {
@@ -77,10 +80,26 @@ pub fn eval(v: &VideoInstr, x: [u64; 3]) -> Option<u64> {
             ftz,
             combine,
             negate_c,
-            float_dest,
+            dest,
+            packed,
         } => {
             let combine = combine.map(|o| (o, (c & 1 == 1) != negate_c));
-            u64::from(video::set(ty, op, ftz, combine, float_dest, a, b)?)
+            match (ty, packed, dest) {
+                (SetType::Float(f), true, _) => {
+                    compare::set_x2(f, op, ftz, combine, dest != SetDest::U32, a, b)?
+                }
+                (_, false, SetDest::U32 | SetDest::F32) => u64::from(video::set(
+                    ty,
+                    op,
+                    ftz,
+                    combine,
+                    dest == SetDest::F32,
+                    a,
+                    b,
+                )?),
+                (_, false, _) => compare::set_half(ty, op, ftz, combine, dest, a, b)?,
+                (SetType::Int(_), true, _) => return None,
+            }
         }
         Video::Slct { float_c, ftz } => video::slct(float_c, ftz, a, b, c32),
         Video::Scalar { op, s } => u64::from(video::vop(op, s, a32, b32, c32)),

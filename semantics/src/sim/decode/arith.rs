@@ -1,10 +1,10 @@
 //! Decoding the instructions whose meaning is `crate::arith`'s (PTX ISA
-//! 9.7.1-9.7.4 integer, extended-precision and floating-point arithmetic,
-//! 9.7.7 comparison, 9.7.8 logic and shift) into [`Op::Arith`]. What the
-//! interpreter ran before (plain integer forms without carries or
-//! saturation) stays with `plain.rs`; the approximate forms (`.approx`,
-//! `.full`: `div`, `rcp`, `sqrt`, `rsqrt`, `sin`, `cos`, `lg2`, `ex2`,
-//! `tanh`) decode to [`Arith::Approx`] when sm_90 has the form
+//! 9.7.1-9.7.5 integer, extended-precision, floating-point and mixed
+//! precision arithmetic, 9.7.7 comparison, 9.7.8 logic and shift) into
+//! [`Op::Arith`]. What the interpreter ran before (plain integer forms
+//! without carries or saturation) stays with `plain.rs`; the approximate
+//! forms (`.approx`, `.full`: `div`, `rcp`, `sqrt`, `rsqrt`, `sin`, `cos`,
+//! `lg2`, `ex2`, `tanh`) decode to [`Arith::Approx`] when sm_90 has the form
 //! (`crate::arith::approx::FORMS`); the legacy spellings without `.approx`
 //! are refused as not modelled. The lenient decoding (for `ptx-ub`) reads
 //! them the same way.
@@ -13,7 +13,7 @@ use super::plain::int_ty;
 use super::{Decoder, LoadError};
 use crate::arith::approx::ApproxForm;
 use crate::arith::compare::{BoolOp, CmpOp, TestOp};
-use crate::arith::float::{FloatFormat, FpMods, MinMaxMods, BF16, F16, F32, F64};
+use crate::arith::float::{FloatFormat, FpMods, MinMaxMods, MixedOp, BF16, F16, F32, F64};
 use crate::arith::int::{IntType, MulMode, ShiftMode};
 use crate::cvt::round::Round;
 use crate::ptx::ast::{Instruction, OperandKind};
@@ -90,6 +90,9 @@ impl Decoder<'_> {
         if Self::arith_has(ins, ".approx") || Self::arith_has(ins, ".full") {
             return self.approx_instr(ins);
         }
+        if let Some(mixed) = self.mixed_instr(ins) {
+            return mixed;
+        }
         let last = ins.quals.last().cloned().unwrap_or_default();
         if let Some((fmt, packed)) = float_type(&last) {
             return self.float_instr(ins, &last, fmt, packed);
@@ -126,6 +129,88 @@ impl Decoder<'_> {
             bits: form.reg_bits() as u16,
             cc: false,
         }))
+    }
+
+    /// A mixed precision form (PTX ISA 9.7.5, PTX 8.6, `sm_100`):
+    /// `add{.rnd}{.sat}.f32.atype d, a, c`, `sub{.rnd}{.sat}.f32.atype d, a,
+    /// c`, `fma.rnd{.sat}.f32.abtype d, a, b, c` with `.atype = .abtype = {
+    /// .f16, .bf16 }`, `.rnd = { .rn, .rz, .rm, .rp }`; the qualifiers in
+    /// any order (the spec's own example writes `fma.rz.sat.f32.f16.sat`).
+    /// `None` when the instruction names one float type or none, so is no
+    /// mixed form; two float types on any other opcode or pair are refused
+    /// (no instruction decoded here has such a form).
+    fn mixed_instr(&mut self, ins: &Instruction) -> Option<Result<Op, LoadError>> {
+        let types: Vec<&str> = ins
+            .quals
+            .iter()
+            .map(String::as_str)
+            .filter(|q| float_type(q).is_some())
+            .collect();
+        if types.len() < 2 {
+            return None;
+        }
+        let op = match ins.opcode.as_str() {
+            "add" => Some(MixedOp::Add),
+            "sub" => Some(MixedOp::Sub),
+            "fma" => Some(MixedOp::Fma),
+            _ => None,
+        };
+        let (op, src, src_q) = match (op, types.as_slice()) {
+            (Some(op), [".f32", q @ (".f16" | ".bf16")]) => {
+                (op, if *q == ".f16" { &F16 } else { &BF16 }, *q)
+            }
+            _ => {
+                return Some(Err(self.unsupported_plain(
+                    ins,
+                    "two float types: only add, sub and fma with .f32.f16 or .f32.bf16",
+                )))
+            }
+        };
+        let rounds: Vec<Round> = ins
+            .quals
+            .iter()
+            .filter_map(|q| Round::from_ptx(q))
+            .collect();
+        let known =
+            |q: &str| matches!(q, ".sat" | ".rn" | ".rz" | ".rm" | ".rp" | ".f32") || q == src_q;
+        if !ins.quals.iter().all(|q| known(q)) || rounds.len() > 1 {
+            return Some(Err(self.unsupported_plain(
+                ins,
+                "mixed precision takes only .rnd, .sat, .f32 and .f16 or .bf16",
+            )));
+        }
+        let round = match (rounds.first(), op) {
+            (Some(&r), _) => r,
+            // "Rounding modifiers(no default)" for fma
+            (None, MixedOp::Fma) => {
+                return Some(Err(
+                    self.unsupported_plain(ins, "fma.f32.abtype needs a rounding modifier")
+                ))
+            }
+            // "The default value of rounding modifier is .rn"
+            (None, _) => Round::NearestEven,
+        };
+        let tys: &[&str] = match op {
+            MixedOp::Fma => &[src_q, src_q, ".f32"],
+            _ => &[src_q, ".f32"],
+        };
+        Some((|| {
+            let d = self.dest_at(ins, 0)?;
+            Ok(arith_op(ArithInstr {
+                op: Arith::MixedFloat {
+                    op,
+                    src,
+                    round,
+                    sat: Self::arith_has(ins, ".sat"),
+                },
+                d: Some(d),
+                q: None,
+                srcs: self.srcs(ins, tys)?,
+                neg_pred: false,
+                bits: 32,
+                cc: false,
+            }))
+        })())
     }
 
     /// A destination, or `None` for the sink `_`.
@@ -182,6 +267,9 @@ impl Decoder<'_> {
                 combine: Some(_),
                 ..
             } | Arith::SetpFloat {
+                combine: Some(_),
+                ..
+            } | Arith::SetpFloatX2 {
                 combine: Some(_),
                 ..
             }
@@ -311,6 +399,34 @@ impl Decoder<'_> {
                         bits: 1,
                         cc: false,
                     }));
+                }
+                "setp" if packed => {
+                    let (cmp, combine) = self.setp_quals(ins)?;
+                    let pair = matches!(
+                        ins.operands.first().map(|o| &o.kind),
+                        Some(OperandKind::Pair(..))
+                    );
+                    if !pair {
+                        return Err(self.unsupported_plain(ins, "setp.f16x2/.bf16x2 write p|q"));
+                    }
+                    if matches!(cmp, CmpOp::Lo | CmpOp::Ls | CmpOp::Hi | CmpOp::Hs)
+                        || (ftz && fmt.name == "bf16")
+                    {
+                        return Err(self.unsupported_plain(
+                            ins,
+                            "this comparison or .ftz does not apply to the type",
+                        ));
+                    }
+                    return self.setp_instr(
+                        ins,
+                        Arith::SetpFloatX2 {
+                            fmt,
+                            ftz,
+                            cmp,
+                            combine,
+                        },
+                        ty,
+                    );
                 }
                 "setp" if !packed => {
                     let (cmp, combine) = self.setp_quals(ins)?;

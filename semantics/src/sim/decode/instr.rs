@@ -30,6 +30,7 @@ impl Decoder<'_> {
             {
                 self.bar_arrive(ins)
             }
+            "bar" | "barrier" if ins.quals.iter().any(|q| q == ".red") => self.bar_red(ins),
             "trap" => Ok(Op::Trap),
             // "brkpt: Suspends execution" for a debugger; with none attached
             // the model goes on
@@ -468,6 +469,50 @@ impl Decoder<'_> {
         Ok(Op::BarArrive {
             id: self.value(self.operand(ins, 0)?, ".u32", ins)?,
             count: self.value(self.operand(ins, 1)?, ".u32", ins)?,
+        })
+    }
+
+    /// `bar{.cta}.red.popc.u32 d, a{, b}, {!}c`,
+    /// `bar{.cta}.red.op.pred p, a{, b}, {!}c` with "`.op = { .and, .or }`",
+    /// and `barrier{.cta}.red.popc{.aligned}.u32` /
+    /// `barrier{.cta}.red.op{.aligned}.pred` (PTX ISA 9.7.13.1): "Operands
+    /// a, b, and d have type .u32; operands p and c are predicates".
+    fn bar_red(&mut self, ins: &Instruction) -> Result<Op, LoadError> {
+        use crate::sim::program::BarRedOp;
+        let rest: Vec<&str> = ins
+            .quals
+            .iter()
+            .map(String::as_str)
+            .filter(|q| !matches!(*q, ".cta" | ".aligned"))
+            .collect();
+        let op = match rest.as_slice() {
+            [".red", ".popc", ".u32"] => BarRedOp::Popc,
+            [".red", ".and", ".pred"] => BarRedOp::And,
+            [".red", ".or", ".pred"] => BarRedOp::Or,
+            _ => return Err(self.unsupported(ins, "this barrier reduction form")),
+        };
+        let n = ins.operands.len();
+        if !(3..=4).contains(&n) {
+            return Err(self.bad(
+                &ins.full_opcode(),
+                ins.span.start,
+                "bar.red takes d, a{, b}, {!}c",
+            ));
+        }
+        let d = self.dest(self.operand(ins, 0)?, ins)?.slot;
+        let id = self.value(self.operand(ins, 1)?, ".u32", ins)?;
+        let count = match n {
+            4 => Some(self.value(self.operand(ins, 2)?, ".u32", ins)?),
+            _ => None,
+        };
+        let (c, negate) = self.pred_src(self.operand(ins, n - 1)?, ins)?;
+        Ok(Op::BarRed {
+            op,
+            d,
+            id,
+            count,
+            c,
+            negate,
         })
     }
 

@@ -6,8 +6,8 @@
 //! operands.
 
 use super::{Decoder, LoadError};
-use crate::arith::compare::{BoolOp, CmpOp};
-use crate::arith::float::{F32, F64};
+use crate::arith::compare::{BoolOp, CmpOp, SetDest};
+use crate::arith::float::{BF16, F16, F32, F64};
 use crate::arith::int::IntType;
 use crate::arith::video::{
     simd_mask, simd_sel, PackedOp, Scalar, Secondary, Sel, SetType, Simd, SimdOp, VideoOp, Vmad,
@@ -202,7 +202,15 @@ impl Decoder<'_> {
         }
     }
 
-    /// `set.CmpOp{.BoolOp}{.ftz}.dtype.stype d, a, b{, {!}c}`.
+    /// `set.CmpOp{.BoolOp}{.ftz}.dtype.stype d, a, b{, {!}c}`: the forms
+    /// of PTX ISA 9.7.7.1 "Comparison and Selection Instructions: set"
+    /// (`.dtype = { .u32, .s32, .f32 }`, `.stype` an integer type of 16
+    /// bits or more, `.f32`, `.f64`) and of "Half Precision Comparison
+    /// Instructions: set": `.f16.stype` and `.bf16.stype` (`.stype` as
+    /// before or `.f16`), `.dtype.f16` and `.dtype.bf16` (`.dtype = { .u16,
+    /// .s16, .u32, .s32 }`), `.dtype.f16x2` (`.dtype = { .f16x2, .u32, .s32
+    /// }`), `.dtype.bf16x2` (`.dtype = { .bf16x2, .u32, .s32 }`). The
+    /// `.bf16` lines take no `.ftz`; `.ftz` needs a float source.
     fn set_instr(&mut self, ins: &Instruction, quals: &[&str]) -> Result<Op, LoadError> {
         let bad = |why: &str| self.unsupported_plain(ins, why);
         let [cmp, mid @ .., dq, sq] = quals else {
@@ -220,22 +228,41 @@ impl Decoder<'_> {
                 _ => return Err(bad("set's qualifiers")),
             }
         }
-        let float_dest = match *dq {
-            ".f32" => true,
-            ".u32" | ".s32" => false,
-            _ => return Err(bad("set's .dtype is .u32, .s32 or .f32")),
-        };
-        let ty = match *sq {
-            ".f32" => SetType::Float(&F32),
-            ".f64" => SetType::Float(&F64),
+        let (ty, packed) = match *sq {
+            ".f32" => (SetType::Float(&F32), false),
+            ".f64" => (SetType::Float(&F64), false),
+            ".f16" => (SetType::Float(&F16), false),
+            ".bf16" => (SetType::Float(&BF16), false),
+            ".f16x2" => (SetType::Float(&F16), true),
+            ".bf16x2" => (SetType::Float(&BF16), true),
             q => match IntType::from_ptx(q) {
-                Some(t) if t.bits >= 16 => SetType::Int(t),
+                Some(t) if t.bits >= 16 => (SetType::Int(t), false),
                 _ => return Err(bad("set's .stype")),
             },
         };
+        let half_src = matches!(*sq, ".f16" | ".bf16");
+        let dest = match (*dq, *sq) {
+            (".f16x2", ".f16x2") => SetDest::F16,
+            (".bf16x2", ".bf16x2") => SetDest::BF16,
+            (".u32" | ".s32", _) => SetDest::U32,
+            (".u16" | ".s16", _) if half_src => SetDest::U16,
+            (".f32", _) if !half_src && !packed => SetDest::F32,
+            (".f16" | ".bf16", _) if *sq != ".bf16" && !packed => {
+                if *dq == ".f16" {
+                    SetDest::F16
+                } else {
+                    SetDest::BF16
+                }
+            }
+            _ => return Err(bad("set has no such .dtype for this .stype")),
+        };
+        let bf16 = dest == SetDest::BF16 || sq.starts_with(".bf16");
         let fits = match ty {
             SetType::Int(t) => !ftz && crate::arith::compare::compare_int(t, op, 0, 0).is_some(),
-            SetType::Float(_) => !matches!(op, CmpOp::Lo | CmpOp::Ls | CmpOp::Hi | CmpOp::Hs),
+            SetType::Float(_) => {
+                let int_op = matches!(op, CmpOp::Lo | CmpOp::Ls | CmpOp::Hi | CmpOp::Hs);
+                !(int_op || (ftz && bf16))
+            }
         };
         if !fits {
             return Err(bad("this comparison or .ftz does not apply to .stype"));
@@ -254,10 +281,11 @@ impl Decoder<'_> {
                 ftz,
                 combine,
                 negate_c,
-                float_dest,
+                dest,
+                packed,
             },
             d,
-            bits: 32,
+            bits: if packed { 32 } else { dest.bits() },
             srcs: [a, b, c],
         })))
     }

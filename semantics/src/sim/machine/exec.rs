@@ -9,7 +9,7 @@ use crate::sim::arith::ArithInstr;
 use crate::sim::launch::StopKind;
 use crate::sim::memory::OUTSIDE;
 use crate::sim::program::{
-    Access, Addr, AsyncInstr, MultimemOp, Op, Order, Policy, RedOp, Reg, Src,
+    Access, Addr, AsyncInstr, BarRedOp, MultimemOp, Op, Order, Policy, RedOp, Reg, Src,
 };
 use crate::sim::reduce::{self, BulkRedOp, BulkRedType};
 use crate::sim::shfl::{shfl, shfl_sync, ShflLane};
@@ -52,6 +52,10 @@ const NOT_MULTIMEM: Undefined = Undefined::behaviour(
 const BAR_ID: Undefined = Undefined::behaviour(
     "9.7.13.1",
     "barrier identifiers are 0 to 15; a thread count must be a multiple of the warp size",
+);
+const BAR_RED_MIXED: Undefined = Undefined::behaviour(
+    "9.7.13.1",
+    "barrier{.cta}.red should not be intermixed with barrier{.cta}.sync or barrier{.cta}.arrive using the same active barrier. Execution in this case is unpredictable",
 );
 const WARPSYNC_MASK: Undefined = Undefined::behaviour(
     "9.7.13.2",
@@ -196,17 +200,16 @@ impl Machine<'_> {
                 self.collective(w, pc, active, exec, &instr.op);
                 return;
             }
+            Op::BarRed { .. } => {
+                self.bar_red(w, pc, active, exec, &instr.op);
+                return;
+            }
             Op::BarArrive { id, count } => self.bar_arrive(w, pc, exec, *id, *count),
             // "trap: Abort execution and generate an interrupt to the host
             // CPU" (PTX ISA 9.7.17): the executing threads stop, reported
             Op::Trap => {
                 for l in lanes(exec) {
-                    self.stop(
-                        w,
-                        l,
-                        pc,
-                        StopKind::Resource("trap: execution aborted (PTX ISA 9.7.17)".into()),
-                    );
+                    self.stop(w, l, pc, StopKind::Trap);
                 }
             }
             Op::Activemask { d } => {
@@ -1065,13 +1068,16 @@ impl Machine<'_> {
                 self.undefined(w, l, pc, BAR_ID);
                 continue;
             }
-            let cta = &mut self.ctas[c];
             let b = bid as usize;
+            if self.ctas[c].bar_red[b].arrived > 0 {
+                self.undefined(w, l, pc, BAR_RED_MIXED);
+                continue;
+            }
+            let cta = &mut self.ctas[c];
             cta.bar_arrived[b] += 1;
             cta.bar_expected[b] = cnt as u32;
             if cta.bar_arrived[b] >= cnt as u32 {
-                cta.bar_arrived[b] = 0;
-                cta.bar_gen[b] = cta.bar_gen[b].wrapping_add(1);
+                self.complete_barrier(c, b);
             }
         }
     }
@@ -1096,18 +1102,140 @@ impl Machine<'_> {
                 self.undefined(w, l, pc, BAR_ID);
                 continue;
             }
-            let cta = &mut self.ctas[c];
             let b = bid as usize;
-            let gen = cta.bar_gen[b];
-            cta.bar_arrived[b] += 1;
-            cta.bar_expected[b] = cnt as u32;
-            let expected = if cnt == 0 { cta.live } else { cnt as u32 };
-            let wp = &mut self.warps[w];
-            wp.pc[l] = pc + 1;
-            wp.lane[l] = Lane::Barrier { id: b as u8, gen };
-            if cta.bar_arrived[b] >= expected {
-                cta.bar_arrived[b] = 0;
-                cta.bar_gen[b] = cta.bar_gen[b].wrapping_add(1);
+            if self.ctas[c].bar_red[b].arrived > 0 {
+                self.undefined(w, l, pc, BAR_RED_MIXED);
+                continue;
+            }
+            self.wait_at_barrier(w, l, pc, b, cnt as u32);
+        }
+    }
+
+    /// Lane `l` arrives at barrier `b` of its CTA (`count` threads, 0:
+    /// every live thread) and waits there; the barrier completes when
+    /// the count is reached.
+    fn wait_at_barrier(&mut self, w: usize, l: usize, pc: u32, b: usize, count: u32) {
+        let c = self.warps[w].cta;
+        let cta = &mut self.ctas[c];
+        let gen = cta.bar_gen[b];
+        cta.bar_arrived[b] += 1;
+        cta.bar_expected[b] = count;
+        let expected = if count == 0 { cta.live } else { count };
+        let done = cta.bar_arrived[b] >= expected;
+        let wp = &mut self.warps[w];
+        wp.pc[l] = pc + 1;
+        wp.lane[l] = Lane::Barrier { id: b as u8, gen };
+        if done {
+            self.complete_barrier(c, b);
+        }
+    }
+
+    /// `bar{.cta}.red` (PTX ISA 9.7.13.1): "barrier{.cta}.red performs a
+    /// reduction operation across threads. The c predicate (or its
+    /// complement) from all threads in the CTA are combined using the
+    /// specified reduction operator. Once the barrier count is reached,
+    /// the final value is written to the destination register in all
+    /// threads waiting at the barrier." Its thread count and identifier
+    /// rules are `bar.sync`'s; a `bar.red` on a barrier whose phase has
+    /// `bar.sync`/`bar.arrive` arrivals, or the other way round, is
+    /// undefined ([`BAR_RED_MIXED`]).
+    fn bar_red(&mut self, w: usize, pc: u32, active: u32, exec: u32, op: &Op) {
+        let Op::BarRed {
+            id,
+            count,
+            c,
+            negate,
+            ..
+        } = *op
+        else {
+            return;
+        };
+        self.diverge(w);
+        for l in lanes(active & !exec) {
+            self.warps[w].pc[l] = pc + 1;
+        }
+        let cta = self.warps[w].cta;
+        for l in lanes(exec) {
+            let (bid, sb) = self.val(w, id, l);
+            let (cnt, sc) = match count {
+                Some(s) => self.val(w, s, l),
+                None => (0, 0),
+            };
+            if sb | sc != 0 {
+                self.stop(w, l, pc, StopKind::Indeterminate(OPERAND));
+                continue;
+            }
+            if bid >= 16 || cnt % LANES as u64 != 0 {
+                self.undefined(w, l, pc, BAR_ID);
+                continue;
+            }
+            let b = bid as usize;
+            let red = self.ctas[cta].bar_red[b];
+            if self.ctas[cta].bar_arrived[b] > red.arrived {
+                self.undefined(w, l, pc, BAR_RED_MIXED);
+                continue;
+            }
+            let (v, sv) = self.val(w, c, l);
+            let red = &mut self.ctas[cta].bar_red[b];
+            red.arrived += 1;
+            if sv & 1 != 0 {
+                red.unknown += 1;
+            } else if (v & 1 != 0) != negate {
+                red.trues += 1;
+            } else {
+                red.falses += 1;
+            }
+            self.wait_at_barrier(w, l, pc, b, cnt as u32);
+        }
+    }
+
+    /// Barrier `b` of CTA `c` completes: "the waiting threads are
+    /// restarted without delay, and the barrier is reinitialized so that
+    /// it can be immediately reused"; the threads waiting at a `bar.red`
+    /// get its result. A predicate with unspecified bits leaves open the
+    /// results it could change.
+    pub(super) fn complete_barrier(&mut self, c: usize, b: usize) {
+        let cta = &mut self.ctas[c];
+        let gen = cta.bar_gen[b];
+        cta.bar_arrived[b] = 0;
+        cta.bar_gen[b] = gen.wrapping_add(1);
+        let red = std::mem::take(&mut cta.bar_red[b]);
+        if red.arrived == 0 {
+            return;
+        }
+        let prog = self.prog;
+        for w in 0..self.warps.len() {
+            if self.warps[w].cta != c {
+                continue;
+            }
+            for l in 0..LANES {
+                if self.warps[w].lane[l] != (Lane::Barrier { id: b as u8, gen }) {
+                    continue;
+                }
+                let at = self.warps[w].pc[l].wrapping_sub(1) as usize;
+                let Some(Op::BarRed { op, d, .. }) = prog.code.get(at).map(|i| &i.op) else {
+                    continue;
+                };
+                let (v, sh) = match op {
+                    // "The result of .popc is the number of threads with a
+                    // True predicate"
+                    BarRedOp::Popc => (
+                        u64::from(red.trues),
+                        if red.unknown > 0 { 0xffff_ffff } else { 0 },
+                    ),
+                    // ".and and .or indicate if all the threads had a True
+                    // predicate or if any of the threads had a True
+                    // predicate"
+                    BarRedOp::And => (
+                        u64::from(red.falses == 0),
+                        u64::from(red.falses == 0 && red.unknown > 0),
+                    ),
+                    BarRedOp::Or => (
+                        u64::from(red.trues > 0),
+                        u64::from(red.trues == 0 && red.unknown > 0),
+                    ),
+                };
+                self.set(w, *d, l, v, sh);
             }
         }
     }

@@ -83,6 +83,17 @@ pub(crate) struct Warp {
     pub carry_unspecified: u32,
 }
 
+/// What the `bar.red` arrivals of a barrier's current phase have given
+/// (PTX ISA 9.7.13.1): how many arrived, and how many predicates were
+/// true, false, or had unspecified bits.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BarRedState {
+    pub arrived: u32,
+    pub trues: u32,
+    pub falses: u32,
+    pub unknown: u32,
+}
+
 pub(crate) struct Cta {
     pub ctaid: [u32; 3],
     pub rank: u32,
@@ -92,6 +103,7 @@ pub(crate) struct Cta {
     pub bar_arrived: [u32; BARRIERS],
     pub bar_expected: [u32; BARRIERS],
     pub bar_gen: [u32; BARRIERS],
+    pub bar_red: [BarRedState; BARRIERS],
     /// Threads that have neither exited nor stopped.
     pub live: u32,
 }
@@ -441,6 +453,7 @@ impl Machine<'_> {
                 bar_arrived: [0; BARRIERS],
                 bar_expected: [0; BARRIERS],
                 bar_gen: [0; BARRIERS],
+                bar_red: [BarRedState::default(); BARRIERS],
                 live: s.threads,
             });
             for k in 0..per_cta {
@@ -728,14 +741,14 @@ impl Machine<'_> {
         let cta = &mut self.ctas[c];
         cta.live = cta.live.saturating_sub(1);
         for id in 0..BARRIERS {
+            let cta = &self.ctas[c];
             let expected = if cta.bar_expected[id] == 0 {
                 cta.live
             } else {
                 cta.bar_expected[id]
             };
             if cta.bar_arrived[id] > 0 && cta.bar_arrived[id] >= expected {
-                cta.bar_arrived[id] = 0;
-                cta.bar_gen[id] = cta.bar_gen[id].wrapping_add(1);
+                self.complete_barrier(c, id);
             }
         }
     }
