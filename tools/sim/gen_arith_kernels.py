@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Writes the simulator's baseline kernels for the arithmetic families
 (issue 18 item 5): corpus/simulator/kernels/{int,float,cmp,atom,warp}.ptx,
-and returns their cases for tools/sim/gen_cases.py. Run from the
-repository root.
+then {setslct,video,packed,match}.ptx (set/slct, the scalar and SIMD video
+instructions, the packed integer forms, match.sync with the lane masks and
+bar.arrive), and returns their cases for tools/sim/gen_cases.py. Run from
+the repository root.
 
 Each entry of int/float/cmp runs one thread per input: thread i reads its
 operands a, b, c (each W_in bytes) from in + 3*W_in*i and, for each form,
@@ -15,9 +17,11 @@ signalling NaNs, subnormals, the smallest and largest normals, the largest
 integers, powers of two and their neighbours) crossed with each other, then
 random values; N per entry (a few thousand).
 
-Two kinds of entry are run and recorded but never compared (their cases
+Three kinds of entry are run and recorded but never compared (their cases
 name no output buffer): `spec_gpu_disagreements`, the inputs the compared
-forms keep out because sm_90 and the spec disagree on them, and
+forms keep out because sm_90 and the spec disagree on them,
+`video_spec_gpu_disagreements`, the scalar video forms listed in
+kernels/video-spec-gpu.json (the H100 and the spec disagree on them), and
 `outside_spec_*`, forms the spec does not have that ptxas assembles.
 
     gen_arith_kernels.py                 writes the kernels
@@ -43,6 +47,37 @@ from concurrent.futures import ThreadPoolExecutor
 KDIR = "corpus/simulator/kernels"
 REFUSED = os.path.join(KDIR, "arith-refused.json")
 MODEL_REFUSED = os.path.join(KDIR, "arith-refused-model.json")
+VIDEO_SPEC_GPU = os.path.join(KDIR, "video-spec-gpu.json")
+# The forms the simulator refused when the first arithmetic kernels ran on
+# the H100 (kernels/arith-refused-model.json then). The entries they belong
+# to keep them out, so that those kernels stay the ones the H100 ran; the
+# entries NAME_added (cmp_f16x2_added, atom16_added, ...) run the forms the
+# simulator has taken since.
+FIRST_LEFT_OUT = {
+    "atom16: atom generic->global cas.b16",
+    "atom16: atom generic->global exch.b16",
+    "atom16: atom generic->shared cas.b16",
+    "atom16: atom generic->shared exch.b16",
+    "atom16: atom global cas.b16",
+    "atom16: atom global exch.b16",
+    "atom16: atom shared::cta cas.b16",
+    "atom16: atom shared::cta exch.b16",
+    "cmp_bf16x2: setp.and.bf16x2 p|q !%q9",
+    "cmp_bf16x2: setp.and.bf16x2 p|q %q9",
+    "cmp_bf16x2: setp.bf16x2 p|q",
+    "cmp_bf16x2: setp.or.bf16x2 p|q %q9",
+    "cmp_bf16x2: setp.xor.bf16x2 p|q %q9",
+    "cmp_f16x2: setp.and.f16x2 p|q !%q9",
+    "cmp_f16x2: setp.and.f16x2 p|q %q9",
+    "cmp_f16x2: setp.and.ftz.f16x2 p|q !%q9",
+    "cmp_f16x2: setp.and.ftz.f16x2 p|q %q9",
+    "cmp_f16x2: setp.f16x2 p|q",
+    "cmp_f16x2: setp.ftz.f16x2 p|q",
+    "cmp_f16x2: setp.or.f16x2 p|q %q9",
+    "cmp_f16x2: setp.or.ftz.f16x2 p|q %q9",
+    "cmp_f16x2: setp.xor.f16x2 p|q %q9",
+    "cmp_f16x2: setp.xor.ftz.f16x2 p|q %q9",
+}
 N = 2048          # inputs per entry (threads)
 N_ATOM = 512      # threads of the atomics entries
 BLOCK = 128
@@ -431,8 +466,9 @@ def wreg(w):
     return {2: "b16", 4: "b32", 8: "b64"}[w]
 
 
-def entry_text(name, w_in, w_out, forms, comment):
-    """An entry as described in the module doc; returns (text, slots)."""
+def entry_text(name, w_in, w_out, forms, comment, n=N):
+    """An entry as described in the module doc, for `n` threads; returns
+    (text, slots)."""
     r_in, r_out = wreg(w_in), wreg(w_out)
     nout = max(len(f[2]) for f in forms)
     L = [f"// {comment}", f".visible .entry {name}(\n\t.param .u64 pin,\n\t.param .u64 pout\n)\n{{",
@@ -463,7 +499,7 @@ def entry_text(name, w_in, w_out, forms, comment):
         for line in body.split("; "):
             L.append("\t" + line + ";")
         for o in outs:
-            L.append(f"\tst.global.{r_out} [%po+{slots * N * w_out}], {o};")
+            L.append(f"\tst.global.{r_out} [%po+{slots * n * w_out}], {o};")
             slots += 1
     L.append("\tret;\n}\n")
     return "\n".join(L), slots
@@ -518,6 +554,19 @@ def atom_entries():
                     forms.append((f"red {sname} {op}.{ty}", f"red{sp}.{op}.{ty} [{ptr}], %b", False, kind))
         ents.append((w, forms))
     return ents
+
+
+def atom_entries_named():
+    """[(entry, element width, forms)]: atom16, atom32, atom64, then the
+    NAME_added entries (FIRST_LEFT_OUT)."""
+    first, added = [], []
+    for w, forms in atom_entries():
+        ename = f"atom{8 * w}"
+        first.append((ename, w, [f for f in forms if f"{ename}: {f[0]}" not in FIRST_LEFT_OUT]))
+        later = [f for f in forms if f"{ename}: {f[0]}" in FIRST_LEFT_OUT]
+        if later:
+            added.append((f"{ename}_added", w, later))
+    return first + added
 
 
 def atom_entry_text(name, w, forms):
@@ -653,7 +702,8 @@ WARP_OPS = [
 WARP_N = 1024
 
 
-def warp_text():
+def warp_text(name="warp_ops", ops=None,
+              comment="warp instructions under divergence: one output word per thread, pattern and op"):
     """Thread i: a (the redux operand: random, or edge values in odd
     warps), b (bit 4 chooses the lanes of the data-chosen pattern: all of
     them in warps 2, 10, ..., none in warps 3, 11, ...), c (its low bit is
@@ -661,8 +711,9 @@ def warp_text():
     warps 1, 9, ..., random elsewhere). For each
     pattern and op: the lanes that take part run it (with a branch around
     it for the others), the others write 0xdeadbeef."""
-    L = ["// warp instructions under divergence: one output word per thread, pattern and op",
-         ".visible .entry warp_ops(\n\t.param .u64 pin,\n\t.param .u64 pout\n)\n{",
+    ops = WARP_OPS if ops is None else ops
+    L = [f"// {comment}",
+         f".visible .entry {name}(\n\t.param .u64 pin,\n\t.param .u64 pout\n)\n{{",
          reg_decls(), "\t.reg .b32 %a, %b, %c, %d0;",
          "\tld.param.u64 %pin, [pin];\n\tld.param.u64 %pout, [pout];",
          "\tcvta.to.global.u64 %pin, %pin;\n\tcvta.to.global.u64 %pout, %pout;",
@@ -675,7 +726,7 @@ def warp_text():
     slot = 0
     lab = 0
     for pname, setq, mask in WARP_PATTERNS:
-        for oname, body in WARP_OPS:
+        for oname, body in ops:
             L.append(f"\t// {oname}, {pname}")
             for line in setq.split("; "):
                 L.append("\t" + line + ";")
@@ -696,6 +747,358 @@ def warp_text():
 
 
 # --------------------------------------------------------------------------
+# set, slct (9.7.7.1, 9.7.7.4); video (9.7.10, 9.7.11); packed integers
+# (9.7.1); match.sync, %lanemask_*, bar.arrive (9.7.13)
+
+SET_BOOLS = [("", "", "u32"), ("", "", "s32"), ("", "", "f32"), (".and", ", %q9", "u32"),
+             (".and", ", !%q9", "s32"), (".or", ", %q9", "f32"), (".or", ", !%q9", "u32"),
+             (".xor", ", %q9", "s32"), (".xor", ", !%q9", "f32")]
+
+
+def set_forms(ty):
+    """`set` with each comparison of the source type packed in one word:
+    comparison k sets bit k when d is the type's true value (0xffffffff,
+    or 1.0 for `.f32`), and bit 31 when a d is neither that nor 0."""
+    isfloat = ty[0] == "f"
+    cmps = FCMPS if isfloat else ICMPS[ty[0]]
+    fs = []
+    for ftz in (["", ".ftz"] if ty == "f32" else [""]):
+        for bop, bsrc, dt in SET_BOOLS:
+            true = "0x3f800000" if dt == "f32" else "0xffffffff"
+            lines = []
+            for k, c in enumerate(cmps):
+                lines += [f"set.{c}{bop}{ftz}.{dt}.{ty} %y6, %a, %b{bsrc}",
+                          f"setp.eq.b32 %q2, %y6, {true}", f"selp.b32 %y7, {1 << k}, 0, %q2",
+                          "or.b32 %d0, %d0, %y7", f"setp.ne.b32 %q2, %y6, {true}",
+                          "setp.ne.and.b32 %q2, %y6, 0, %q2", "selp.b32 %y7, 0x80000000, 0, %q2",
+                          "or.b32 %d0, %d0, %y7"]
+            name = f"set{bop}{ftz}.{dt}.{ty}{bsrc.replace(', ', ' ')}"
+            fs.append(F(name, "mov.b32 %d0, 0; " + "; ".join(lines)))
+    return fs
+
+
+def slct_forms():
+    """slct on f32-edge operands: every destination type with an `.s32`
+    and an `.f32` (with and without `.ftz`) selector c."""
+    fs = []
+    for dt in ("b32", "u32", "s32", "f32"):
+        fs += [F(f"slct.{dt}.s32", f"slct.{dt}.s32 %d0, %a, %b, %c"),
+               F(f"slct.{dt}.f32", f"slct.{dt}.f32 %d0, %a, %b, %c"),
+               F(f"slct.ftz.{dt}.f32", f"slct.ftz.{dt}.f32 %d0, %a, %b, %c")]
+    for k, dt in enumerate(("b16", "u16", "s16")):
+        cty = [".s32", ".f32", ".ftz.f32"][k]
+        fs.append(F(f"slct{cty[:-4] if cty.startswith('.ftz') else ''}.{dt}{cty[-4:]}",
+                    f"cvt.u16.u32 %x0, %a; cvt.u16.u32 %x1, %b; slct{'.ftz' if 'ftz' in cty else ''}.{dt}{cty[-4:]}"
+                    f" %x2, %x0, %x1, %c; cvt.u32.u16 %d0, %x2"))
+    for k, dt in enumerate(("b64", "u64", "s64", "f64")):
+        cty = [".s32", ".f32", ".ftz.f32", ".s32"][k]
+        ftz = ".ftz" if "ftz" in cty else ""
+        fs.append(F(f"slct{ftz}.{dt}{cty[-4:]}",
+                    f"mov.b64 %z1, {{%a, %b}}; mov.b64 %z2, {{%b, %a}}; slct{ftz}.{dt}{cty[-4:]} %z3, %z1, %z2, %c;"
+                    f" mov.b64 {{%d0, %d1}}, %z3", ("%d0", "%d1")))
+    return fs
+
+
+N_VIDEO = 512
+VSELS = ["", ".b0", ".b1", ".b2", ".b3", ".h0", ".h1"]
+VTYPES = ["u32", "s32"]
+VSECS = [".add", ".min", ".max", ".h0", ".h1", ".b0", ".b1", ".b2", ".b3", ""]
+VCMPS = ["eq", "ne", "lt", "le", "gt", "ge"]
+
+
+def video_edges():
+    """Edges of every lane width (bytes, halves, the word) in every lane
+    position, and shift amounts around 32."""
+    return [0, 1, 0x7F, 0x80, 0xFF, 0x7FFF, 0x8000, 0xFFFF, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0x80808080,
+            0x7F7F7F7F, 0xFF00FF00, 0x00FF00FF, 0x80007FFF, 0x7FFF8000, 0x1F, 0x20, 0x21, 0x017F80FE]
+
+
+def video_operands(seed, n):
+    """Every pair of video edges (c an edge too), then random words (some
+    with equal a and b, or an edge in one place)."""
+    rng = random.Random(seed)
+    e = video_edges()
+    ne = len(e)
+    out = [(a, b, e[(i * 7 + j * 3) % ne]) for i, a in enumerate(e) for j, b in enumerate(e)][:n]
+    while len(out) < n:
+        a, b, c = rng.getrandbits(32), rng.getrandbits(32), rng.getrandbits(32)
+        r = rng.random()
+        if r < 0.1:
+            b = a
+        elif r < 0.25:
+            b = e[rng.randrange(ne)]
+        elif r < 0.35:
+            c = e[rng.randrange(ne)]
+        out.append((a, b, c))
+    return out
+
+
+def scalar_video_forms(op):
+    """One scalar video operation: every (a, b) selector pair (types
+    rotating), then every secondary operation and merge with and without
+    `.sat` for each destination signedness (selectors and source types
+    rotating). Shifts alternate `.clamp` and `.wrap` and take a `.u32` b."""
+    shift = op in ("vshl", "vshr")
+    fs = []
+
+    def form(k, dt, at, bt, sat, sec, asel, bsel):
+        if shift:
+            bt = "u32"
+        mode = "" if not shift else (".clamp" if k % 2 == 0 else ".wrap")
+        op2 = sec if sec in (".add", ".min", ".max") else ""
+        dsel = sec if sec.startswith((".h", ".b")) else ""
+        c = ", %c" if sec else ""
+        return F(f"{op}.{dt}.{at}.{bt}{sat}{mode}{op2} d{dsel}, a{asel}, b{bsel}{c}",
+                 f"{op}.{dt}.{at}.{bt}{sat}{mode}{op2} %d0{dsel}, %a{asel}, %b{bsel}{c}")
+
+    for k in range(49):
+        t = k % 8
+        fs.append(form(k, VTYPES[t >> 2], VTYPES[(t >> 1) & 1], VTYPES[t & 1], "", "", VSELS[k % 7],
+                       VSELS[k // 7]))
+    j = 0
+    for sec in VSECS:
+        for sat in ("", ".sat"):
+            for dt in VTYPES:
+                fs.append(form(j, dt, VTYPES[j % 2], VTYPES[(j // 2) % 2], sat, sec, VSELS[j % 7],
+                               VSELS[(j * 3 + 1) % 7]))
+                j += 1
+    return fs
+
+
+def vset_forms():
+    """vset: every selector pair, every comparison with every type pair,
+    and the secondary operations and merges."""
+    fs = []
+
+    def form(at, bt, cmp, sec, asel, bsel):
+        op2 = sec if sec in (".add", ".min", ".max") else ""
+        dsel = sec if sec.startswith((".h", ".b")) else ""
+        c = ", %c" if sec else ""
+        return F(f"vset.{at}.{bt}.{cmp}{op2} d{dsel}, a{asel}, b{bsel}{c}",
+                 f"vset.{at}.{bt}.{cmp}{op2} %d0{dsel}, %a{asel}, %b{bsel}{c}")
+
+    for k in range(49):
+        fs.append(form(VTYPES[k % 2], VTYPES[(k // 2) % 2], VCMPS[k % 6], "", VSELS[k % 7], VSELS[k // 7]))
+    for k in range(24):
+        fs.append(form(VTYPES[(k // 6) % 2], VTYPES[k // 12], VCMPS[k % 6], "", "", ""))
+    for j, sec in enumerate(VSECS[:-1] * 2):
+        fs.append(form(VTYPES[j % 2], VTYPES[(j // 2) % 2], VCMPS[j % 6], sec, VSELS[j % 7], VSELS[(j * 3 + 2) % 7]))
+    return fs
+
+
+def vmad_forms():
+    """vmad: each negation (or `.po`) with each scale and `.sat`, types and
+    selectors rotating; then every selector pair."""
+    fs = []
+    negs = [("", "", "", ""), ("-", "", "", ""), ("", "-", "", ""), ("-", "-", "", ""), ("", "", "-", ""),
+            ("", "", "", ".po")]
+    j = 0
+    for na, nb, nc, po in negs:
+        for scale in ("", ".shr7", ".shr15"):
+            for sat in ("", ".sat"):
+                dt, at, bt = VTYPES[(j // 4) % 2], VTYPES[j % 2], VTYPES[(j // 2) % 2]
+                asel, bsel = VSELS[j % 7], VSELS[(j * 3 + 1) % 7]
+                ins = f"vmad.{dt}.{at}.{bt}{po}{sat}{scale}"
+                fs.append(F(f"{ins} d, {na}a{asel}, {nb}b{bsel}, {nc}c",
+                            f"{ins} %d0, {na}%a{asel}, {nb}%b{bsel}, {nc}%c"))
+                j += 1
+    for k in range(49):
+        t = k % 8
+        ins = f"vmad.{VTYPES[t >> 2]}.{VTYPES[(t >> 1) & 1]}.{VTYPES[t & 1]}"
+        fs.append(F(f"{ins} d, a{VSELS[k % 7]}, b{VSELS[k // 7]}, c",
+                    f"{ins} %d0, %a{VSELS[k % 7]}, %b{VSELS[k // 7]}, %c"))
+    return fs
+
+
+def simd_sels(n):
+    if n == 2:
+        return [f".h{x}{y}" for x in range(4) for y in range(4)]
+    s = [".b" + "".join(str((r + 3 - i) % 8) for i in range(4)) for r in range(8)]
+    s += [".b" + "".join(str((r + 5 * i) % 8) for i in range(4)) for r in range(8)]
+    return s + [".b0000", ".b7777", ".b5500", ".b1357"]
+
+
+def simd_masks(n):
+    if n == 2:
+        return ["", ".h0", ".h1", ".h10"]
+    out = [""]
+    for m in range(1, 16):
+        out.append(".b" + "".join(str(i) for i in (3, 2, 1, 0) if m >> i & 1))
+    return out
+
+
+def simd_video_forms(op, n):
+    """One SIMD video operation on `n` lanes: each selector of a (b's
+    rotating), each mask, types, `.sat` and `.add` rotating; vset2/4 with
+    every comparison and type pair."""
+    sels, masks = simd_sels(n), simd_masks(n)
+    fs = []
+    count = 2 * len(sels)
+    for k in range(count):
+        asel, bsel = sels[k % len(sels)], sels[(k * 5 + 3) % len(sels)]
+        mask = masks[k % len(masks)]
+        if op == "vset":
+            types = f".{VTYPES[(k // 6) % 2]}.{VTYPES[(k // 12) % 2]}.{VCMPS[k % 6]}"
+            mod = ".add" if k % 2 else ""
+        else:
+            t = k % 8
+            types = f".{VTYPES[t >> 2]}.{VTYPES[(t >> 1) & 1]}.{VTYPES[t & 1]}"
+            mod = ["", ".sat", ".add"][k % 3]
+        ins = f"{op}{n}{types}{mod}"
+        fs.append(F(f"{ins} d{mask}, a{asel}, b{bsel}, c", f"{ins} %d0{mask}, %a{asel}, %b{bsel}, %c"))
+    return fs
+
+
+def packed_forms():
+    """The packed integer forms of 9.7.1 (two 16-bit or four 8-bit lanes)."""
+    fs = []
+    for x in ("u16x2", "s16x2"):
+        fs += [F(f"add.{x}", f"add.{x} %d0, %a, %b"), F(f"min.{x}", f"min.{x} %d0, %a, %b"),
+               F(f"max.{x}", f"max.{x} %d0, %a, %b")]
+    fs += [F("min.relu.s16x2", "min.relu.s16x2 %d0, %a, %b"), F("max.relu.s16x2", "max.relu.s16x2 %d0, %a, %b")]
+    for x in ("u8x4", "s8x4"):
+        for op in ("add", "sub"):
+            fs += [F(f"{op}.{x}", f"{op}.{x} %d0, %a, %b"), F(f"{op}.sat.{x}", f"{op}.sat.{x} %d0, %a, %b")]
+    fs.append(F("neg.s8x4", "neg.s8x4 %d0, %a"))
+    return fs
+
+
+MATCH_OPS = [
+    # operands: c & 3, c (random but uniform in warps 0, 8, ... and 1, 9, ...),
+    # {c & 1, (c >> 1) & 1} as b64; c & 1
+    ("match.any.sync.b32 (c & 3)", "and.b32 %y7, %c, 3; match.any.sync.b32 %d0, %y7, %y5"),
+    ("match.any.sync.b32 (c)", "match.any.sync.b32 %d0, %c, %y5"),
+    ("match.any.sync.b64", "and.b32 %y7, %c, 1; bfe.u32 %y8, %c, 1, 1; mov.b64 %z1, {%y7, %y8};"
+     " match.any.sync.b64 %d0, %z1, %y5"),
+    ("match.all.sync.b32 d", "and.b32 %y7, %c, 1; match.all.sync.b32 %d0|%q2, %y7, %y5"),
+    ("match.all.sync.b32 p", "and.b32 %y7, %c, 1; match.all.sync.b32 %y8|%q2, %y7, %y5; selp.b32 %d0, 1, 0, %q2"),
+    ("match.all.sync.b32 (no p)", "and.b32 %y7, %c, 1; match.all.sync.b32 %d0, %y7, %y5"),
+    ("match.all.sync.b64 d", "and.b32 %y7, %c, 1; bfe.u32 %y8, %c, 1, 1; mov.b64 %z1, {%y7, %y8};"
+     " match.all.sync.b64 %d0|%q2, %z1, %y5"),
+    ("match.all.sync.b64 p", "and.b32 %y7, %c, 1; bfe.u32 %y8, %c, 1, 1; mov.b64 %z1, {%y7, %y8};"
+     " match.all.sync.b64 %y8|%q2, %z1, %y5; selp.b32 %d0, 1, 0, %q2"),
+    ("%lanemask_eq", "mov.u32 %d0, %lanemask_eq"),
+    ("%lanemask_le", "mov.u32 %d0, %lanemask_le"),
+    ("%lanemask_lt", "mov.u32 %d0, %lanemask_lt"),
+    ("%lanemask_ge", "mov.u32 %d0, %lanemask_ge"),
+    ("%lanemask_gt", "mov.u32 %d0, %lanemask_gt"),
+    ("%dynamic_smem_size", "mov.u32 %d0, %dynamic_smem_size"),
+]
+
+BAR_GRID, BAR_BLOCK = 4, 256
+
+
+def bar_arrive_text():
+    """PTX ISA 9.7.13.1's producer/consumer pattern, both ways: threads
+    0-127 of each CTA store a to s1 and `bar.arrive 1, 256`; threads
+    128-255 `bar.sync 1, 256`, read s1 five places on, add their a, store
+    the sum to s2 and `bar.arrive 2, 256`; threads 0-127 `bar.sync 2, 256`
+    and read s2 37 places on. Each thread stores what it read (plus a) at
+    out + 4i."""
+    return "\n".join([
+        "// bar.arrive with bar.sync: producers and consumers in both directions",
+        ".visible .entry bar_arrive(\n\t.param .u64 pin,\n\t.param .u64 pout\n)\n{",
+        reg_decls(), "\t.reg .b32 %a, %v;",
+        "\t.shared .align 4 .b32 s1[128];\n\t.shared .align 4 .b32 s2[128];",
+        "\tld.param.u64 %pin, [pin];\n\tld.param.u64 %pout, [pout];",
+        "\tcvta.to.global.u64 %pin, %pin;\n\tcvta.to.global.u64 %pout, %pout;",
+        "\tmov.u32 %y0, %ctaid.x;\n\tmov.u32 %y1, %ntid.x;\n\tmov.u32 %y2, %tid.x;",
+        "\tmad.lo.s32 %i, %y0, %y1, %y2;",
+        "\tmul.wide.u32 %z0, %i, 4;\n\tadd.s64 %pi, %pin, %z0;\n\tadd.s64 %po, %pout, %z0;",
+        "\tld.global.b32 %a, [%pi];",
+        "\tand.b32 %y3, %y2, 127;\n\tshl.b32 %y3, %y3, 2;",
+        "\tmov.u32 %y4, s1;\n\tmov.u32 %y5, s2;",
+        "\tsetp.ge.u32 %q1, %y2, 128;\n\t@%q1 bra CONSUMER;",
+        "\tadd.u32 %y6, %y4, %y3;\n\tst.shared.b32 [%y6], %a;",
+        "\tbar.arrive 1, 256;",
+        "\tbar.sync 2, 256;",
+        "\tadd.u32 %y6, %y3, 148;\n\tand.b32 %y6, %y6, 511;\n\tadd.u32 %y6, %y5, %y6;",
+        "\tld.shared.b32 %v, [%y6];\n\txor.b32 %v, %v, %a;",
+        "\tst.global.b32 [%po], %v;\n\tbra END;",
+        "CONSUMER:",
+        "\tbar.sync 1, 256;",
+        "\tadd.u32 %y6, %y3, 20;\n\tand.b32 %y6, %y6, 511;\n\tadd.u32 %y6, %y4, %y6;",
+        "\tld.shared.b32 %v, [%y6];\n\tadd.u32 %v, %v, %a;",
+        "\tadd.u32 %y6, %y5, %y3;\n\tst.shared.b32 [%y6], %v;",
+        "\tbar.arrive 2, 256;",
+        "\tst.global.b32 [%po], %v;",
+        "END:",
+        "\tret;\n}\n"])
+
+
+def new_entries():
+    """[(file, entry, family, w_in, w_out, forms, inputs, n)] of the
+    families added second (set/slct, video, packed, match)."""
+    out = []
+    ie = {b: int_edges(b) for b in (16, 32, 64)}
+    fe = {"f32": f32_edges(), "f64": f64_edges()}
+    fam = "set/slct (9.7.7.1, 9.7.7.4)"
+    for k, ty in enumerate(["f32", "f64"]):
+        out.append(("setslct.ptx", f"set_{ty}", fam, 4 if ty == "f32" else 8, 4, set_forms(ty),
+                    operands(fe[ty], lambda r, b=ty: rand_float(r, 32 if b == "f32" else 64), 6000 + k), N))
+    for ty, bits in [("u16", 16), ("s16", 16), ("b16", 16), ("u32", 32), ("s32", 32), ("b32", 32),
+                     ("u64", 64), ("s64", 64), ("b64", 64)]:
+        out.append(("setslct.ptx", f"set_{ty}", fam, bits // 8, 4, set_forms(ty),
+                    operands(ie[bits], lambda r, b=bits: r.getrandbits(b), 6100 + bits + len(out)), N))
+    out.append(("setslct.ptx", "slct", fam, 4, 4, slct_forms(),
+                operands(f32_edges() + ie_small(32), lambda r: rand_float(r, 32), 6200), N))
+    for k, op in enumerate(["vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr"]):
+        out.append(("video.ptx", f"video_{op}", "scalar video (9.7.10)", 4, 4, scalar_video_forms(op),
+                    video_operands(7000 + k, N_VIDEO), N_VIDEO))
+    out.append(("video.ptx", "video_vset", "scalar video (9.7.10)", 4, 4, vset_forms(),
+                video_operands(7010, N_VIDEO), N_VIDEO))
+    out.append(("video.ptx", "video_vmad", "scalar video (9.7.10)", 4, 4, vmad_forms(),
+                video_operands(7011, N_VIDEO), N_VIDEO))
+    for n in (2, 4):
+        for k, op in enumerate(["vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax", "vset"]):
+            out.append(("video.ptx", f"video_{op}{n}", "SIMD video (9.7.11)", 4, 4, simd_video_forms(op, n),
+                        video_operands(7100 + 10 * n + k, N_VIDEO), N_VIDEO))
+    # the scalar video forms whose H100 results differ from the spec's
+    # pseudocode (corpus/simulator/README.md): out of the compared entries,
+    # run together in an entry that is recorded, never compared
+    try:
+        disagree = set(json.load(open(VIDEO_SPEC_GPU)))
+    except FileNotFoundError:
+        disagree = set()
+    moved = []
+    for k, e in enumerate(out):
+        if e[0] != "video.ptx":
+            continue
+        moved += [F(f"{e[1]}: {f[0]}", f[1], f[2]) for f in e[5] if f"{e[1]}: {f[0]}" in disagree]
+        out[k] = e[:5] + ([f for f in e[5] if f"{e[1]}: {f[0]}" not in disagree],) + e[6:]
+    if moved:
+        out.append(("video.ptx", "video_spec_gpu_disagreements", "spec/GPU disagreements (recorded, not compared)",
+                    4, 4, moved, video_operands(7300, N_VIDEO), N_VIDEO))
+    out.append(("packed.ptx", "packed", "packed integer (9.7.1)", 4, 4, packed_forms(),
+                video_operands(7200, 2048), 2048))
+    return out
+
+
+def match_inputs():
+    """The warp kernel's inputs (warp_ops's layout, another seed)."""
+    rng = random.Random(5100)
+    vals = []
+    edges = int_edges(32)
+    for i in range(WARP_N):
+        warp = i // 32
+        a = edges[i % len(edges)] if warp % 2 else rng.getrandbits(32)
+        b = rng.getrandbits(32)
+        c = rng.getrandbits(32)
+        if warp % 8 == 0:
+            c = 1
+        elif warp % 8 == 1:
+            c = 0
+        elif warp % 8 == 2:
+            b |= 0x10
+        elif warp % 8 == 3:
+            b &= ~0x10
+        elif warp % 8 == 4:
+            c &= 0xFFFFFFFC
+        vals += [a, b, c]
+    return vals
+
+
+# --------------------------------------------------------------------------
 
 def refused():
     out = set()
@@ -708,7 +1111,7 @@ def refused():
 
 
 def entries():
-    """[(file, entry, family, w_in, w_out, forms, inputs)]."""
+    """[(file, entry, family, w_in, w_out, forms, inputs, threads)]."""
     out = []
     ie = {b: int_edges(b) for b in (16, 32, 64)}
     for bits in (16, 32, 64):
@@ -749,7 +1152,14 @@ def entries():
                      ("u64", 64), ("s64", 64), ("b64", 64)]:
         out.append(("cmp.ptx", f"cmp_{ty}", "setp/selp/testp (9.7.7, 9.7.8)", bits // 8, 4, cmp_forms(ty),
                     operands(ie[bits], lambda r, b=bits: r.getrandbits(b), 3000 + bits)))
-    return out
+    first, added = [], []
+    for f, ename, fam, w_in, w_out, forms, ins in out:
+        first.append((f, ename, fam, w_in, w_out, [x for x in forms if f"{ename}: {x[0]}" not in FIRST_LEFT_OUT],
+                      ins, N))
+        later = [x for x in forms if f"{ename}: {x[0]}" in FIRST_LEFT_OUT]
+        if later:
+            added.append((f, f"{ename}_added", fam, w_in, w_out, later, ins, N))
+    return first + added + new_entries()
 
 
 def write_all(cases_out=None):
@@ -757,24 +1167,24 @@ def write_all(cases_out=None):
     dicts for cases.json) when given."""
     drop = refused()
     files = {}
-    for fname, ename, family, w_in, w_out, forms, ins in entries():
+    for fname, ename, family, w_in, w_out, forms, ins, n in entries():
         keep = [f for f in forms if f"{ename}: {f[0]}" not in drop]
         if not keep:
             continue
-        text, slots = entry_text(ename, w_in, w_out, keep, f"{family}: {len(keep)} forms, {slots_doc(w_in, w_out)}")
+        text, slots = entry_text(ename, w_in, w_out, keep, f"{family}: {len(keep)} forms, {slots_doc(w_in, w_out)}",
+                                 n)
         files.setdefault(fname, []).append(text)
         init, vals = pack_values(ins, w_in)
         if cases_out is not None:
-            cases_out.append(case(ename, family, f"kernels/{fname}", ename, N // BLOCK, BLOCK,
-                                  [{"buffer": 3 * w_in * N, "init": init, "values": vals},
-                                   {"buffer": slots * N * w_out, "init": "poison"}], w_out))
+            cases_out.append(case(ename, family, f"kernels/{fname}", ename, n // BLOCK, BLOCK,
+                                  [{"buffer": 3 * w_in * n, "init": init, "values": vals},
+                                   {"buffer": slots * n * w_out, "init": "poison"}], w_out))
             if "not compared" in family:
                 cases_out[-1]["compare"]["args"] = []
     # atomics
     atexts = []
     rng_seed = 4000
-    for w, forms in atom_entries():
-        ename = f"atom{8 * w}"
+    for ename, w, forms in atom_entries_named():
         keep = [f for f in forms if f"{ename}: {f[0]}" not in drop]
         if not keep:
             continue
@@ -840,6 +1250,29 @@ def write_all(cases_out=None):
                               WARP_N // BLOCK, BLOCK,
                               [{"buffer": 12 * WARP_N, "init": "u32", "values": vals},
                                {"buffer": 4 * WARP_N * wslots, "init": "poison"}], 4))
+    # match.sync, %lanemask_*, bar.arrive
+    mops = [o for o in MATCH_OPS if f"match_ops: {o[0]}" not in drop]
+    mtexts = []
+    fam = "match.sync, %lanemask_*, bar.arrive (9.7.13)"
+    if mops:
+        mtext, mslots = warp_text("match_ops", mops, "match.sync and the lane masks under divergence:"
+                                  " one output word per thread, pattern and op")
+        mtexts.append(mtext)
+        if cases_out is not None:
+            cases_out.append(case("match_ops", fam, "kernels/match.ptx", "match_ops", WARP_N // BLOCK, BLOCK,
+                                  [{"buffer": 12 * WARP_N, "init": "u32", "values": match_inputs()},
+                                   {"buffer": 4 * WARP_N * mslots, "init": "poison"}], 4))
+    if "bar_arrive: all" not in drop:
+        mtexts.append(bar_arrive_text())
+        if cases_out is not None:
+            rng = random.Random(5200)
+            nb = BAR_GRID * BAR_BLOCK
+            vals = [rng.getrandbits(32) for _ in range(nb)]
+            cases_out.append(case("bar_arrive", fam, "kernels/match.ptx", "bar_arrive", BAR_GRID, BAR_BLOCK,
+                                  [{"buffer": 4 * nb, "init": "u32", "values": vals},
+                                   {"buffer": 4 * nb, "init": "poison"}], 4))
+    if mtexts:
+        files["match.ptx"] = mtexts
     heads = {
         "int.ptx": "Integer and bit instructions (PTX ISA 9.7.1, 9.7.2 carry chains), every form and\n"
                    "// type width sm_90 takes, on edge and random operands.",
@@ -848,6 +1281,12 @@ def write_all(cases_out=None):
         "cmp.ptx": "setp (every comparison, .BoolOp, both destinations), selp, testp (9.7.7, 9.7.8).",
         "atom.ptx": "atom and red (9.7.13.5, 9.7.13.6) in .global, .shared::cta and generic addresses.",
         "warp.ptx": "activemask, vote.sync, redux.sync, elect.sync under divergence (9.7.13).",
+        "setslct.ptx": "set (every comparison, .BoolOp, .ftz, every source and destination type) and slct\n"
+                       "// (PTX ISA 9.7.7.1, 9.7.7.4).",
+        "video.ptx": "The scalar (PTX ISA 9.7.10) and SIMD (9.7.11) video instructions: selectors, masks,\n"
+                     "// .sat, secondary operations and merges, on lane-edge and random operands.",
+        "packed.ptx": "The packed integer forms of PTX ISA 9.7.1 (.u16x2 .s16x2 .u8x4 .s8x4).",
+        "match.ptx": "match.sync and %lanemask_* under divergence, bar.arrive with bar.sync (9.7.13).",
     }
     for fname, texts in files.items():
         with open(os.path.join(KDIR, fname), "w") as f:
@@ -877,12 +1316,11 @@ def cases():
 def alone_items():
     """(key, PTX of the form alone, buffer sizes) for every form."""
     items = []
-    for _, ename, _, w_in, w_out, forms, _ in entries():
+    for _, ename, _, w_in, w_out, forms, _, n in entries():
         for f in forms:
-            text, slots = entry_text("k", w_in, w_out, [f], f[0])
-            items.append((f"{ename}: {f[0]}", HEAD + "\n" + text, (3 * w_in, slots * N * w_out)))
-    for w, forms in atom_entries():
-        ename = f"atom{8 * w}"
+            text, slots = entry_text("k", w_in, w_out, [f], f[0], n)
+            items.append((f"{ename}: {f[0]}", HEAD + "\n" + text, (3 * w_in, slots * n * w_out)))
+    for ename, w, forms in atom_entries_named():
         for f in forms:
             text, slots = atom_entry_text("k", w, [f])
             items.append((f"{ename}: {f[0]}", HEAD + "\n" + text, (3 * w, slots * N_ATOM * w)))
@@ -891,6 +1329,11 @@ def alone_items():
                   (8 * (nf + 1), 8 * (nf + nf * CONTENDED_GRID))))
     text, ws = warp_text()
     items.append(("warp_ops: all", HEAD + "\n" + text.replace("warp_ops(", "k("), (12, 4 * WARP_N * ws)))
+    for o in MATCH_OPS:
+        text, ws = warp_text("k", [o], o[0])
+        items.append((f"match_ops: {o[0]}", HEAD + "\n" + text, (12, 4 * WARP_N * ws)))
+    items.append(("bar_arrive: all", HEAD + "\n" + bar_arrive_text().replace("bar_arrive(", "k("),
+                  (4 * BAR_BLOCK, 4 * BAR_BLOCK)))
     return items
 
 
@@ -905,8 +1348,12 @@ def model_check():
         p = os.path.join(tmp, f"m{k}.ptx")
         with open(p, "w") as f:
             f.write(text)
-        r = subprocess.run([conform, "exec", "--kernel", "k", p, "--arg", f"buf:{nin}", "--arg", f"buf:{nout}",
-                            "--out", os.path.join(tmp, f"o{k}")], capture_output=True, text=True)
+        # bar_arrive needs its whole CTA (one thread would wait forever)
+        launch = ["--block", str(BAR_BLOCK)] if key.startswith("bar_arrive") else []
+        # --no-check: the simulator's verdict, not the static checker's
+        r = subprocess.run([conform, "exec", "--no-check", "--kernel", "k", p, "--arg", f"buf:{nin}",
+                            "--arg", f"buf:{nout}", "--out", os.path.join(tmp, f"o{k}")] + launch,
+                           capture_output=True, text=True)
         msg = (r.stdout + r.stderr).strip()
         bad = r.returncode != 0 or "error" in r.stderr or "stopped at" in msg
         return key, bad, msg

@@ -139,7 +139,8 @@ def main():
                       [buf(8 * 256, "random"), buf(464 * 256)], [1]))
     cases.append(case("cvta_funcs", "__cvta_* (CUDA C++)", "nvcc:cvta_funcs", "cvta_funcs", [1], [64],
                       [buf(256, "random"), buf(64 * 64), {"u64": 0x0123456789ABCDEF}, {"u32": 0}], [1]))
-    # the arithmetic families (issue 18): kernels/{int,float,cmp,atom,warp}.ptx
+    # the arithmetic families (issue 18): kernels/{int,float,cmp,atom,warp}.ptx,
+    # then kernels/{setslct,video,packed,match}.ptx
     cases += gen_arith_kernels.cases()
     # last: warps where only some lanes take part (the riskiest on hardware)
     cases.append(case("shfl_partial", "shfl.sync", "kernels/shfl.ptx", "shfl_partial", [1], [32],
