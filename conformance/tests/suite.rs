@@ -162,16 +162,7 @@ fn bad_input_exits_2() {
     )
     .unwrap();
     let out = tmp("ptx-suite-test", "exists-out");
-    let (rc, _, err) = conform(&[
-        "run",
-        "--impl",
-        "simulator",
-        "-q",
-        "--suite",
-        d.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (rc, err) = common::run_simulator(&d, &out);
     assert_eq!(rc, 2);
     assert!(err.contains("manifest.yaml:"), "{err}");
     // an unknown implementation

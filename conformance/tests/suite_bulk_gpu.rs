@@ -58,16 +58,7 @@ fn the_bulk_groups_on_an_h100() {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (rc, _, err) = conform(&args);
     assert_eq!(rc, 0, "{err}");
-    let (rc, _, err) = conform(&[
-        "run",
-        "--impl",
-        "simulator",
-        "-q",
-        "--suite",
-        suite.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (rc, err) = common::run_simulator(&suite, &out);
     assert_eq!(rc, 0, "the simulator fails a bulk group: {err}");
     let sim = by_id(&read(&out.join("results.json")));
     let hw = by_id(&gpu);
