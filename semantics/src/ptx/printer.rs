@@ -52,8 +52,17 @@ pub fn print_var(out: &mut String, v: &VarDecl) {
         out.push(' ');
     }
     out.push_str(&v.space);
+    // A kernel parameter's pointer attributes follow its type
+    // (`.param .u64 .ptr .align 8 p`); a vector qualifier always precedes
+    // the type (the parser refuses it after, as ptxas does).
     let pointer = v.attrs.iter().any(|a| a == ".ptr");
+    let vector = |out: &mut String| {
+        if let Some(n) = v.vector {
+            let _ = write!(out, " .v{n}");
+        }
+    };
     if pointer {
+        vector(out);
         let _ = write!(out, " {}", v.ty);
     }
     for a in &v.attrs {
@@ -62,10 +71,8 @@ pub fn print_var(out: &mut String, v: &VarDecl) {
     if let Some(a) = v.align {
         let _ = write!(out, " .align {a}");
     }
-    if let Some(n) = v.vector {
-        let _ = write!(out, " .v{n}");
-    }
     if !pointer {
+        vector(out);
         let _ = write!(out, " {}", v.ty);
     }
     for (i, d) in v.names.iter().enumerate() {
