@@ -385,6 +385,16 @@ enum Outcome {
 /// Parses, checks and round-trips one input. `Err` describes a failure.
 fn run_one(src: &str) -> Result<Outcome, String> {
     let result = catch_unwind(AssertUnwindSafe(|| match parse(src) {
+        // bodies parsed after the module's items (as large modules are, on
+        // two threads) give the same tree or the same error
+        r if r != ptx_semantics::ptx::parse_split(src) => {
+            let q = ptx_semantics::ptx::parse_split(src);
+            Err(format!(
+                "parsing the bodies apart gives another result: {:?} against {:?}",
+                r.as_ref().err(),
+                q.as_ref().err()
+            ))
+        }
         Err(e) => {
             if e.at as usize > src.len() {
                 Err(format!(

@@ -7,7 +7,7 @@ pub mod parser;
 pub mod printer;
 
 pub use ast::*;
-pub use parser::{parse, ParseError};
+pub use parser::{parse, parse_split, ParseError};
 pub use printer::print;
 
 /// A byte range in the source. Equal to every other span, so that trees

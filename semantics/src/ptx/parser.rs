@@ -20,22 +20,115 @@ type PResult<T> = Result<T, ParseError>;
 /// hostile input cannot exhaust the stack.
 const MAX_DEPTH: u32 = 64;
 
+/// Modules of at least this many tokens parse their function bodies on
+/// two threads (the bodies are independent; the tree and any error are
+/// the same as one thread's).
+const PARALLEL_TOKENS: usize = 200_000;
+
 /// Parses a whole PTX module.
 pub fn parse(src: &str) -> PResult<Module> {
+    parse_with(src, None)
+}
+
+/// [`parse`] with every function body parsed after the module's items,
+/// whatever the module's size: the same tree, or the same error, as
+/// [`parse`] (the robustness test compares them on every input).
+#[doc(hidden)]
+pub fn parse_split(src: &str) -> PResult<Module> {
+    parse_with(src, Some(true))
+}
+
+fn parse_with(src: &str, split: Option<bool>) -> PResult<Module> {
     let toks = lex(src).map_err(|e| ParseError {
         at: e.at,
         message: e.message,
     })?;
-    let mut p = Parser {
-        src,
-        toks,
-        pos: 0,
-        depth: 0,
-        stmt_stack: Vec::new(),
-        operand_buf: Vec::new(),
-        qual_buf: Vec::new(),
+    let parallel = split.unwrap_or_else(|| {
+        toks.len() >= PARALLEL_TOKENS
+            && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
+    });
+    let mut p = Parser::new(src, &toks, 0);
+    p.defer_bodies = parallel;
+    let module = p.module();
+    if p.deferred.is_empty() {
+        return module;
+    }
+    // A body parsed apart is the body one pass would have parsed when it
+    // parses cleanly and ends at the `}` that closed it here (the parser
+    // keeps no other state across a body). Anything else (an error
+    // anywhere, a body that ends elsewhere, as a `}` inside a `.loc` line
+    // makes it) is parsed again in one pass, which decides.
+    let again = || Parser::new(src, &toks, 0).module();
+    let Ok(mut module) = module else {
+        return again();
     };
-    p.module()
+    let bodies = parse_bodies(src, &toks, &p.deferred);
+    if bodies.iter().any(Option::is_none) {
+        return again();
+    }
+    let mut bodies = bodies.into_iter().flatten();
+    let mut marks = p.deferred.iter().map(|d| d.function);
+    let mut next = marks.next();
+    for (k, item) in module.items.iter_mut().enumerate() {
+        if next == Some(k) {
+            if let Item::Function(f) = item {
+                f.body = bodies.next();
+            }
+            next = marks.next();
+        }
+    }
+    Ok(module)
+}
+
+/// A function body left for [`parse_bodies`]: the item it belongs to, the
+/// token after its `{`, the token after the `}` that closes it, and the
+/// parser's depth there.
+struct Deferred {
+    function: usize,
+    start: usize,
+    end: usize,
+    depth: u32,
+}
+
+/// Parses the deferred bodies, in order, on two threads: `None` for one
+/// that fails or does not end where it was taken to.
+fn parse_bodies(src: &str, toks: &[Token], bodies: &[Deferred]) -> Vec<Option<Vec<Stmt>>> {
+    let one = |chunk: &[Deferred]| -> Vec<Option<Vec<Stmt>>> {
+        let mut p = Parser::new(src, toks, 0);
+        chunk
+            .iter()
+            .map(|d| {
+                p.pos = d.start;
+                p.depth = d.depth;
+                p.stmts().ok().filter(|_| p.pos == d.end)
+            })
+            .collect()
+    };
+    // Split where half of the bodies' tokens lie on each side.
+    let total: usize = bodies.len();
+    if total < 2 {
+        return one(bodies);
+    }
+    let weight = |i: usize| {
+        let end = bodies.get(i + 1).map_or(toks.len(), |d| d.start);
+        end.saturating_sub(bodies[i].start)
+    };
+    let all: usize = (0..total).map(weight).sum();
+    let (mut acc, mut cut) = (0, total / 2);
+    for i in 0..total {
+        acc += weight(i);
+        if acc * 2 >= all {
+            cut = (i + 1).min(total - 1);
+            break;
+        }
+    }
+    let (first, second) = bodies.split_at(cut);
+    std::thread::scope(|scope| {
+        let h = scope.spawn(|| one(second));
+        let mut out = one(first);
+        out.extend(h.join().unwrap_or_else(|_| one(second)));
+        out
+    })
 }
 
 /// Directives kept as tokens, with how each one ends.
@@ -85,7 +178,7 @@ fn is_linkage(name: &str) -> bool {
 
 struct Parser<'s> {
     src: &'s str,
-    toks: Vec<Token>,
+    toks: &'s [Token],
     pos: usize,
     depth: u32,
     /// The statements of the blocks being parsed, innermost last; each
@@ -96,9 +189,49 @@ struct Parser<'s> {
     /// for the same reason.
     operand_buf: Vec<Operand>,
     qual_buf: Vec<String>,
+    /// Whether function bodies are skipped here and parsed afterwards
+    /// ([`parse_bodies`]); `items` counts the module's items so far.
+    defer_bodies: bool,
+    items: usize,
+    deferred: Vec<Deferred>,
 }
 
 impl<'s> Parser<'s> {
+    fn new(src: &'s str, toks: &'s [Token], pos: usize) -> Parser<'s> {
+        Parser {
+            src,
+            toks,
+            pos,
+            depth: 0,
+            stmt_stack: Vec::new(),
+            operand_buf: Vec::new(),
+            qual_buf: Vec::new(),
+            defer_bodies: false,
+            items: 0,
+            deferred: Vec::new(),
+        }
+    }
+
+    /// With bodies deferred: the index of the token after the `}` that
+    /// closes the block whose `{` was just taken, if the module has one.
+    fn block_end(&self) -> Option<usize> {
+        let mut depth = 1usize;
+        for (i, t) in self.toks.iter().enumerate().skip(self.pos) {
+            match t.kind {
+                TokKind::Punct(b'{') => depth += 1,
+                TokKind::Punct(b'}') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(i + 1);
+                    }
+                }
+                TokKind::Eof => return None,
+                _ => {}
+            }
+        }
+        None
+    }
+
     fn peek(&self) -> Token {
         self.toks[self.pos.min(self.toks.len() - 1)]
     }
@@ -220,6 +353,7 @@ impl<'s> Parser<'s> {
     fn module(&mut self) -> PResult<Module> {
         let mut items = Vec::new();
         while self.peek().kind != TokKind::Eof {
+            self.items = items.len();
             items.push(self.item()?);
         }
         Ok(Module { items })
@@ -447,7 +581,19 @@ impl<'s> Parser<'s> {
             None
         } else if self.is_punct(b'{') {
             self.bump();
-            Some(self.stmts()?)
+            match self.defer_bodies.then(|| self.block_end()).flatten() {
+                Some(end) => {
+                    self.deferred.push(Deferred {
+                        function: self.items,
+                        start: self.pos,
+                        end,
+                        depth: self.depth,
+                    });
+                    self.pos = end;
+                    Some(Vec::new())
+                }
+                None => Some(self.stmts()?),
+            }
         } else if matches!(self.peek().kind, TokKind::Dot | TokKind::Eof) {
             // A PTX 2.x declaration without `;`: the next directive (or the
             // end of the module) ends it; the loop above stopped there.
