@@ -1058,17 +1058,9 @@ impl Machine<'_> {
     fn bar_arrive(&mut self, w: usize, pc: u32, exec: u32, id: Src, count: Src) {
         let c = self.warps[w].cta;
         for l in lanes(exec) {
-            let (bid, sb) = self.val(w, id, l);
-            let (cnt, sc) = self.val(w, count, l);
-            if sb | sc != 0 {
-                self.stop(w, l, pc, StopKind::Indeterminate(OPERAND));
+            let Some((b, cnt)) = self.barrier_operands(w, l, pc, id, Some(count), true) else {
                 continue;
-            }
-            if bid >= 16 || cnt == 0 || cnt % LANES as u64 != 0 {
-                self.undefined(w, l, pc, BAR_ID);
-                continue;
-            }
-            let b = bid as usize;
+            };
             if self.ctas[c].bar_red[b].arrived > 0 {
                 self.undefined(w, l, pc, BAR_RED_MIXED);
                 continue;
@@ -1082,6 +1074,35 @@ impl Machine<'_> {
         }
     }
 
+    /// A barrier instruction's id and thread count for lane `l` (0 for no
+    /// count), or `None` once the lane is stopped: unspecified bits, an id
+    /// past 15 or a count that is no multiple of the warp size (9.7.13.1;
+    /// `bar.arrive` also needs a count above 0).
+    fn barrier_operands(
+        &mut self,
+        w: usize,
+        l: usize,
+        pc: u32,
+        id: Src,
+        count: Option<Src>,
+        nonzero: bool,
+    ) -> Option<(usize, u64)> {
+        let (bid, sb) = self.val(w, id, l);
+        let (cnt, sc) = match count {
+            Some(s) => self.val(w, s, l),
+            None => (0, 0),
+        };
+        if sb | sc != 0 {
+            self.stop(w, l, pc, StopKind::Indeterminate(OPERAND));
+            return None;
+        }
+        if bid >= 16 || (nonzero && cnt == 0) || cnt % LANES as u64 != 0 {
+            self.undefined(w, l, pc, BAR_ID);
+            return None;
+        }
+        Some((bid as usize, cnt))
+    }
+
     fn bar_sync(&mut self, w: usize, pc: u32, active: u32, exec: u32, id: Src, count: Option<Src>) {
         self.diverge(w);
         for l in lanes(active & !exec) {
@@ -1089,20 +1110,9 @@ impl Machine<'_> {
         }
         let c = self.warps[w].cta;
         for l in lanes(exec) {
-            let (bid, sb) = self.val(w, id, l);
-            let (cnt, sc) = match count {
-                Some(s) => self.val(w, s, l),
-                None => (0, 0),
+            let Some((b, cnt)) = self.barrier_operands(w, l, pc, id, count, false) else {
+                continue;
             };
-            if sb | sc != 0 {
-                self.stop(w, l, pc, StopKind::Indeterminate(OPERAND));
-                continue;
-            }
-            if bid >= 16 || cnt % LANES as u64 != 0 {
-                self.undefined(w, l, pc, BAR_ID);
-                continue;
-            }
-            let b = bid as usize;
             if self.ctas[c].bar_red[b].arrived > 0 {
                 self.undefined(w, l, pc, BAR_RED_MIXED);
                 continue;
@@ -1156,20 +1166,9 @@ impl Machine<'_> {
         }
         let cta = self.warps[w].cta;
         for l in lanes(exec) {
-            let (bid, sb) = self.val(w, id, l);
-            let (cnt, sc) = match count {
-                Some(s) => self.val(w, s, l),
-                None => (0, 0),
+            let Some((b, cnt)) = self.barrier_operands(w, l, pc, id, count, false) else {
+                continue;
             };
-            if sb | sc != 0 {
-                self.stop(w, l, pc, StopKind::Indeterminate(OPERAND));
-                continue;
-            }
-            if bid >= 16 || cnt % LANES as u64 != 0 {
-                self.undefined(w, l, pc, BAR_ID);
-                continue;
-            }
-            let b = bid as usize;
             let red = self.ctas[cta].bar_red[b];
             if self.ctas[cta].bar_arrived[b] > red.arrived {
                 self.undefined(w, l, pc, BAR_RED_MIXED);
