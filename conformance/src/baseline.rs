@@ -135,6 +135,19 @@ pub fn hex(s: &str) -> Result<Vec<u8>, String> {
         .collect()
 }
 
+/// `n` bytes from a xorshift generator: the stand-in for a random
+/// buffer's contents where no GPU recorded them.
+pub fn random_bytes(state: &mut u64, n: usize) -> Vec<u8> {
+    (0..n)
+        .map(|_| {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            (*state >> 24) as u8
+        })
+        .collect()
+}
+
 /// Two hex digits a byte.
 pub fn to_hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
@@ -391,16 +404,7 @@ pub fn synthetic_record(case: &Case, profile: &WindowProfile) -> Record {
                         }
                         Some(b)
                     }
-                    _ => Some(
-                        (0..*buffer)
-                            .map(|_| {
-                                state ^= state << 13;
-                                state ^= state >> 7;
-                                state ^= state << 17;
-                                (state >> 24) as u8
-                            })
-                            .collect(),
-                    ),
+                    _ => Some(random_bytes(&mut state, *buffer)),
                 };
                 let addr = next_addr;
                 next_addr += (*buffer as u64).div_ceil(512) * 512 + 512;

@@ -408,16 +408,7 @@ pub fn synthetic_record(case: &Case, profile: &WindowProfile) -> Record {
                 }
                 Some(b)
             }
-            _ => Some(
-                (0..buffer)
-                    .map(|_| {
-                        state ^= state << 13;
-                        state ^= state >> 7;
-                        state ^= state << 17;
-                        (state >> 24) as u8
-                    })
-                    .collect(),
-            ),
+            _ => Some(simbase::random_bytes(&mut state, buffer)),
         };
         let addr = next_addr;
         next_addr += (buffer as u64).div_ceil(512) * 512 + 512;
