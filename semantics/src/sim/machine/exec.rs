@@ -49,10 +49,6 @@ const NOT_MULTIMEM: Undefined = Undefined::behaviour(
     "9.7.9.14",
     "Address operand a must be a multimem address. Otherwise, the behavior is undefined",
 );
-const BAR_ID: Undefined = Undefined::behaviour(
-    "9.7.13.1",
-    "barrier identifiers are 0 to 15; a thread count must be a multiple of the warp size",
-);
 const BAR_RED_MIXED: Undefined = Undefined::behaviour(
     "9.7.13.1",
     "barrier{.cta}.red should not be intermixed with barrier{.cta}.sync or barrier{.cta}.arrive using the same active barrier. Execution in this case is unpredictable",
@@ -1075,9 +1071,10 @@ impl Machine<'_> {
     }
 
     /// A barrier instruction's id and thread count for lane `l` (0 for no
-    /// count), or `None` once the lane is stopped: unspecified bits, an id
-    /// past 15 or a count that is no multiple of the warp size (9.7.13.1;
-    /// `bar.arrive` also needs a count above 0).
+    /// count), or `None` once the lane is stopped: unspecified bits, or the
+    /// rules `conform ub` asks too (`table::BAR_OPERANDS`, and for
+    /// `bar.arrive` `table::BAR_ARRIVE_OPERANDS`, which also needs a count
+    /// above 0).
     fn barrier_operands(
         &mut self,
         w: usize,
@@ -1096,8 +1093,18 @@ impl Machine<'_> {
             self.stop(w, l, pc, StopKind::Indeterminate(OPERAND));
             return None;
         }
-        if bid >= 16 || (nonzero && cnt == 0) || cnt % LANES as u64 != 0 {
-            self.undefined(w, l, pc, BAR_ID);
+        let pre = if nonzero {
+            &table::BAR_ARRIVE_OPERANDS
+        } else {
+            &table::BAR_OPERANDS
+        };
+        let env = Env {
+            a: bid,
+            b: cnt,
+            ..Env::default()
+        };
+        if let Err(u) = precond::check(&self.profile, pre, &env) {
+            self.undefined(w, l, pc, u);
             return None;
         }
         Some((bid as usize, cnt))
