@@ -60,6 +60,10 @@ pub struct Launch {
     /// Global memory beside the arguments' buffers, each at its address
     /// with its bytes: what a kernel reaches through addresses it does not
     /// get as a buffer argument (pointers inside a structure parameter).
+    /// An entry at the address of one of the module's `.global` variables
+    /// ([`module_variables`]), as long as the variable, gives the
+    /// variable's bytes in place of its initial value (a driver keeps a
+    /// module's variables from launch to launch).
     pub memory: Vec<(u64, Vec<u8>)>,
     /// Thread-instructions the run may execute before it is stopped.
     pub step_budget: u64,
@@ -185,6 +189,8 @@ pub struct BufferOut {
 pub struct Outcome {
     /// One per `Arg::Buffer`, in argument order.
     pub buffers: Vec<BufferOut>,
+    /// One per [`Launch::memory`] entry, in order: its bytes after the run.
+    pub memory: Vec<BufferOut>,
     pub reports: Vec<Report>,
     /// Threads that met an undefined *result* ("the resulting address is
     /// undefined") and went on with unspecified bits: the first
@@ -202,4 +208,95 @@ pub struct Outcome {
 impl Outcome {
     /// How many undefined results a run keeps.
     pub const RESULTS_KEPT: usize = 4096;
+}
+
+/// A module-scope `.global` variable as a launch places it: every kernel of
+/// a module places the module's variables at the same addresses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModuleVariable {
+    pub name: String,
+    pub addr: u64,
+    /// Its initial bytes (zero where the declaration gives none); as long
+    /// as the variable.
+    pub init: Vec<u8>,
+}
+
+/// The module's `.global` variables that a launch of `prog` places, in
+/// declaration order. PTX ISA 5.1.4: "The global (`.global`) state space is
+/// memory that is accessible by all threads in a context"; a driver gives
+/// the host their addresses and keeps their bytes from launch to launch.
+pub fn module_variables(prog: &super::Program) -> Vec<ModuleVariable> {
+    prog.globals
+        .iter()
+        .map(|g| ModuleVariable {
+            name: g.name.clone(),
+            addr: g.addr,
+            init: g.init.clone(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{prepare, run};
+
+    const SRC: &str = "
+.version 8.7
+.target sm_90
+.address_size 64
+.visible .global .align 4 .u32 counter = 7;
+.visible .entry k(.param .u64 p)
+{
+    .reg .b32 %r<3>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [p];
+    ld.global.u32 %r1, [counter];
+    add.u32 %r2, %r1, 1;
+    st.global.u32 [counter], %r2;
+    st.global.u32 [%rd1], %r1;
+    ret;
+}
+";
+
+    fn program() -> crate::sim::Program {
+        let module = crate::ptx::parse(SRC).unwrap();
+        prepare(&module, "k", &WindowProfile::SM90).unwrap()
+    }
+
+    #[test]
+    fn module_variables_are_listed_with_their_initial_bytes() {
+        let vars = module_variables(&program());
+        assert_eq!(vars.len(), 1);
+        assert_eq!(vars[0].name, "counter");
+        assert_eq!(vars[0].init, 7u32.to_le_bytes());
+        // placed in the global part, outside every other window
+        let p = WindowProfile::SM90;
+        assert!(vars[0].addr >= p.global_heap && vars[0].addr < p.const_base);
+    }
+
+    #[test]
+    fn memory_comes_back_and_replaces_a_variable_s_bytes() {
+        let prog = program();
+        let var = module_variables(&prog)[0].addr;
+        let buffer = WindowProfile::SM90.global_heap + (1 << 32);
+        let mut launch = Launch::new([1, 1, 1], [1, 1, 1], vec![Arg::u64(buffer)]);
+        // the variable's bytes as a caller kept them: 41, not the initial 7
+        launch.memory = vec![(buffer, vec![0; 4]), (var, 41u32.to_le_bytes().to_vec())];
+        let out = run(&prog, &launch).unwrap();
+        assert!(out.reports.is_empty(), "{:?}", out.reports);
+        assert_eq!(out.memory.len(), 2);
+        assert_eq!(
+            (out.memory[0].addr, &out.memory[0].bytes[..]),
+            (buffer, &41u32.to_le_bytes()[..])
+        );
+        assert_eq!(
+            (out.memory[1].addr, &out.memory[1].bytes[..]),
+            (var, &42u32.to_le_bytes()[..])
+        );
+        // without the entry, the variable starts from its initial value
+        launch.memory.truncate(1);
+        let out = run(&prog, &launch).unwrap();
+        assert_eq!(out.memory[0].bytes, 7u32.to_le_bytes());
+    }
 }

@@ -515,6 +515,10 @@ pub enum Op {
     },
     ClusterArrive,
     ClusterWait,
+    /// `fence`/`membar` (not the proxy fences): orders memory only, which
+    /// one interleaving does not need; the race check counts it as a
+    /// synchronising step.
+    Fence,
     Nop,
 }
 

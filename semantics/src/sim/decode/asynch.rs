@@ -378,7 +378,7 @@ impl Decoder<'_> {
             let space = q.get(2).and_then(|s| Space::from_qualifier(s));
             return Self::wrap(AsyncInstr::FenceProxyAsync { space });
         }
-        Ok(Op::Nop)
+        Ok(Op::Fence)
     }
 }
 

@@ -233,7 +233,7 @@ impl Decoder<'_> {
             "exit" => Ok(Op::Exit),
             "call" => self.call(ins),
             "bar" | "barrier" => self.barrier(ins),
-            "membar" | "fence" => Ok(Op::Nop),
+            "membar" | "fence" => Ok(Op::Fence),
             "atom" | "red" => self.atom(ins),
             // "nanosleep suspends the thread for a sleep duration
             // approximately close to the delay t ... in the range [0, 2*t]"

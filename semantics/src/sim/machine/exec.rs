@@ -1,5 +1,6 @@
 //! One instruction for the chosen lanes of a warp.
 
+use super::race::{racing_bits, SyncKind};
 use super::regs::register_op;
 use super::{lanes, Lane, Machine, Warp, LANES};
 use crate::arith::Carry;
@@ -64,12 +65,25 @@ const FLOAT_ORDER: Undefined = Undefined::result(
 
 /// Where an access lands.
 #[derive(Clone, Copy, Debug)]
-enum Loc {
+pub(super) enum Loc {
     Global(usize, usize),
     Shared(usize, usize),
     Local(usize),
     Const(usize),
     Param(usize),
+}
+
+impl Loc {
+    /// The location `k` bytes further on.
+    pub(super) fn plus(self, k: usize) -> Loc {
+        match self {
+            Loc::Global(i, off) => Loc::Global(i, off + k),
+            Loc::Shared(c, off) => Loc::Shared(c, off + k),
+            Loc::Local(off) => Loc::Local(off + k),
+            Loc::Const(off) => Loc::Const(off + k),
+            Loc::Param(off) => Loc::Param(off + k),
+        }
+    }
 }
 
 impl Machine<'_> {
@@ -223,17 +237,20 @@ impl Machine<'_> {
                 let min = self.cluster_min();
                 self.diverge(w);
                 let wp = &mut self.warps[w];
+                let mut passed = 0u32;
                 for l in lanes(active) {
                     wp.pc[l] = pc + 1;
                     if exec & (1 << l) != 0 {
                         let target = wp.waited[l] + 1;
                         if min >= target {
                             wp.waited[l] = target;
+                            passed |= 1 << l;
                         } else {
                             wp.lane[l] = Lane::ClusterWait { target };
                         }
                     }
                 }
+                self.sync_lanes(w, passed, SyncKind::Cluster);
                 return;
             }
             Op::Async(a)
@@ -261,9 +278,11 @@ impl Machine<'_> {
                     self.async_decide();
                 }
                 self.async_wait(w, pc, active, exec, a);
+                self.sync_lanes(w, exec, SyncKind::Async);
                 return;
             }
             Op::Async(a) => {
+                self.sync_lanes(w, exec, SyncKind::Async);
                 self.asy.effects += 1;
                 let observes = matches!(
                     **a,
@@ -313,6 +332,10 @@ impl Machine<'_> {
                         }
                     }
                 }
+                // a strong access may synchronise (not followed: 8.8)
+                if acc.order != Order::Weak {
+                    self.sync_lanes(w, exec, SyncKind::Strong);
+                }
                 // a scripted schedule decides after a plain access only when
                 // it touched bytes of an operation in flight
                 if !self.scripted() || std::mem::take(&mut self.asy.conflict) {
@@ -324,6 +347,11 @@ impl Machine<'_> {
                     if let Err(kind) = self.lane_op(w, l, op, pc) {
                         self.lane_stop(w, l, pc, kind);
                     }
+                }
+                if matches!(op, Op::Multimem { .. } | Op::Atom(_) | Op::Fence) {
+                    self.sync_lanes(w, exec, SyncKind::Strong);
+                } else if matches!(op, Op::CpAsync { .. }) {
+                    self.sync_lanes(w, exec, SyncKind::Async);
                 }
                 if matches!(op, Op::CpAsync { .. } | Op::Multimem { .. } | Op::Atom(_)) {
                     self.asy.effects += 1;
@@ -862,6 +890,14 @@ impl Machine<'_> {
             && self
                 .plain_read_check(w, l, pc, loc, n * acc.regs.len())
                 .map_err(Stop::Undefined)?;
+        let (racing, writer) = if acc.order == Order::Weak {
+            self.racing_bytes(w, l, loc, n * acc.regs.len())
+        } else {
+            (0, 0)
+        };
+        if racing != 0 {
+            self.report_race(w, l, pc, writer, "reads bytes of");
+        }
         for (k, r) in acc.regs.iter().enumerate() {
             let Some(r) = r else { continue };
             if n == 16 {
@@ -870,7 +906,10 @@ impl Machine<'_> {
                 let (slo, shi) = if raced {
                     (u64::MAX, u64::MAX)
                 } else {
-                    (slo, shi)
+                    (
+                        slo | racing_bits(racing, k * n, 8),
+                        shi | racing_bits(racing, k * n + 8, 8),
+                    )
                 };
                 if let Src::Reg128(d) = *r {
                     self.set(w, d, l, lo, slo);
@@ -880,7 +919,11 @@ impl Machine<'_> {
             }
             let (v, sh) = self.read_at(loc, k * n, n);
             let bits = 8 * n as u32;
-            let sh = if raced { mask(bits) } else { sh };
+            let sh = if raced {
+                mask(bits)
+            } else {
+                sh | racing_bits(racing, k * n, n)
+            };
             let reg_bits = u32::from(acc.reg_bits[k]);
             if let Src::Reg(d) = *r {
                 {
@@ -914,6 +957,18 @@ impl Machine<'_> {
             self.plain_write_check(w, l, pc, loc, n * acc.regs.len())
                 .map_err(Stop::Undefined)?;
         }
+        let total = n * acc.regs.len();
+        let weak = acc.order == Order::Weak;
+        let (racing, writer) = if weak {
+            self.racing_bytes(w, l, loc, total)
+        } else {
+            (0, 0)
+        };
+        let old = if racing != 0 {
+            self.bytes_now(loc, total)
+        } else {
+            Vec::new()
+        };
         for (k, r) in acc.regs.iter().enumerate() {
             let Some(r) = r else { continue };
             if n == 16 {
@@ -927,6 +982,15 @@ impl Machine<'_> {
                 self.write_at(loc, k * n, n, v, sh)
                     .map_err(Stop::Undefined)?;
             }
+            let at = loc.plus(k * n);
+            if weak {
+                self.record_write(w, l, at, n);
+            } else {
+                self.clear_writer(at, n);
+            }
+        }
+        if racing != 0 && self.settle_race(loc, racing, &old) {
+            self.report_race(w, l, pc, writer, "overwrites bytes of");
         }
         Ok(())
     }
@@ -1201,6 +1265,10 @@ impl Machine<'_> {
     /// get its result. A predicate with unspecified bits leaves open the
     /// results it could change.
     pub(super) fn complete_barrier(&mut self, c: usize, b: usize) {
+        let at = self.race.tick();
+        if let Some(d) = self.race.bar_done.get_mut(c) {
+            d[b] = at;
+        }
         let cta = &mut self.ctas[c];
         let gen = cta.bar_gen[b];
         cta.bar_arrived[b] = 0;
@@ -1295,6 +1363,9 @@ impl Machine<'_> {
                     self.undefined(w, l, pc, WARPSYNC_MASK);
                 }
             }
+            // "bar.warp.sync also guarantee memory ordering among threads
+            // participating in barrier" (9.7.13.2)
+            self.sync_lanes(w, unfinished, SyncKind::Cta);
             self.release(w, pc, active);
             return;
         }

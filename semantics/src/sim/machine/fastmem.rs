@@ -5,6 +5,7 @@
 //! unspecified addresses or values, a rule to check) is left to the lane
 //! path, which gives the same result slowly.
 
+use super::race::Rec;
 use super::regs::{rd, us, Ctx};
 use super::{lanes, Machine, LANES};
 use crate::sim::alu::{mask, sext};
@@ -74,10 +75,13 @@ impl Machine<'_> {
         let cx: Ctx = self.ctx(w);
         let p = self.profile;
         let part = 1u64 << p.rank_shift;
+        let threads = self.shape.threads as usize;
+        let weak = acc.order == Order::Weak;
         let Machine {
             warps,
             global,
             ctas,
+            race,
             ..
         } = self;
         let wp = &mut warps[w];
@@ -145,6 +149,27 @@ impl Machine<'_> {
                 rest |= bit;
                 continue;
             };
+            // a write of another thread that nothing orders with this
+            // access: the lane path gives the race its unspecified bits
+            let t = wp.cta * threads + wp.first as usize + l;
+            if weak && !race.off {
+                let recs: &[Rec] = match at {
+                    Fast::Global(i, off) => race
+                        .global
+                        .get(i)
+                        .and_then(|r| r.get(off..off + total))
+                        .unwrap_or(&[]),
+                    Fast::Shared(r, off) => race
+                        .shared
+                        .get(r)
+                        .and_then(|r| r.get(off..off + total))
+                        .unwrap_or(&[]),
+                };
+                if !race.clean(t, recs) {
+                    rest |= bit;
+                    continue;
+                }
+            }
             if store {
                 // every value must be fully specified
                 if wp.shadow.is_some()
@@ -172,6 +197,30 @@ impl Machine<'_> {
                         put(&mut bytes[k * size..(k + 1) * size], v);
                         if let Some(sh) = shadow.as_deref_mut() {
                             clear(&mut sh[k * size..(k + 1) * size]);
+                        }
+                    }
+                }
+                let rec = if weak {
+                    Rec {
+                        tid: race.tid(t),
+                        at: race.now(),
+                    }
+                } else {
+                    Rec::default()
+                };
+                let recs = match at {
+                    Fast::Global(i, off) => {
+                        let len = global.regions[i].bytes.len();
+                        race.global_recs(i, len).map(|r| &mut r[off..off + total])
+                    }
+                    Fast::Shared(r, off) => {
+                        race.shared.get_mut(r).map(|r| &mut r[off..off + total])
+                    }
+                };
+                if let Some(recs) = recs {
+                    for (k, r) in acc.regs.iter().enumerate() {
+                        if r.is_some() {
+                            recs[k * size..(k + 1) * size].fill(rec);
                         }
                     }
                 }

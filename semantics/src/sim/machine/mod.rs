@@ -8,6 +8,7 @@
 mod call;
 mod exec;
 mod fastmem;
+mod race;
 mod regs;
 
 pub use call::CALL_DEPTH_LIMIT;
@@ -139,6 +140,8 @@ pub(crate) struct Machine<'a> {
     pub reports: Vec<Report>,
     pub undefined_results: Vec<Report>,
     pub asy: exec::asynch::AsyncState,
+    /// Who last wrote each byte, for the data races of plain accesses.
+    pub race: race::Races,
 }
 
 /// Runs a prepared kernel.
@@ -190,6 +193,7 @@ fn run_with(
         reports: Vec::new(),
         undefined_results: Vec::new(),
         asy: exec::asynch::AsyncState::new(&launch.schedule),
+        race: race::Races::default(),
     };
     m.asy.proxy = prog.code.iter().any(|i| match &i.op {
         super::program::Op::Async(a) => matches!(
@@ -223,6 +227,29 @@ fn run_with(
             }
         }
     }
+    let memory = launch
+        .memory
+        .iter()
+        .map(|(addr, bytes)| {
+            let r = m
+                .global
+                .regions
+                .iter_mut()
+                .find(|r| r.base == *addr && r.arg.is_none() && r.bytes.len() == bytes.len());
+            match r {
+                Some(r) => BufferOut {
+                    addr: *addr,
+                    bytes: std::mem::take(&mut r.bytes),
+                    unspecified: std::mem::take(&mut r.shadow),
+                },
+                None => BufferOut {
+                    addr: *addr,
+                    bytes: bytes.clone(),
+                    unspecified: Vec::new(),
+                },
+            }
+        })
+        .collect();
     let mut buffers = Vec::new();
     for addr in buffer_addrs {
         if let Some(r) = m
@@ -240,6 +267,7 @@ fn run_with(
     }
     Ok(Outcome {
         buffers,
+        memory,
         reports: m.reports,
         undefined_results: m.undefined_results,
         steps: m.steps,
@@ -339,6 +367,15 @@ fn arguments(
             )));
         }
         next = next.max(base.saturating_add(bytes.len() as u64 + 256));
+        // the bytes of a module variable, kept by the caller since an
+        // earlier launch, in place of its initial value
+        if let Some(var) = regions[..prog.globals.len()]
+            .iter_mut()
+            .find(|r| r.base == *base && r.bytes.len() == bytes.len())
+        {
+            var.bytes.clone_from(bytes);
+            continue;
+        }
         regions.push(Region {
             base: *base,
             bytes: bytes.clone(),
@@ -428,6 +465,18 @@ impl Machine<'_> {
         let shared_len = (self.prog.shared_end + s.dynamic_shared) as usize;
         let per_cta = s.threads.div_ceil(LANES as u32);
         self.asy.new_cluster();
+        let n = [
+            (s.grid[0] / s.cluster[0]).max(1),
+            (s.grid[1] / s.cluster[1]).max(1),
+        ];
+        let seq = (s.clusterid[2] * n[1] + s.clusterid[1]) * n[0] + s.clusterid[0];
+        self.race.start_cluster(
+            seq,
+            s.cluster_size,
+            s.threads,
+            shared_len,
+            self.global.regions.len(),
+        );
         self.ctas.clear();
         // keep the register files' memory for the next cluster's warps
         let mut spare: Vec<Vec<u64>> = self.warps.drain(..).map(|w| w.regs).collect();
@@ -604,8 +653,10 @@ impl Machine<'_> {
             0
         };
         let epoch = self.asy.epoch;
+        let threads = self.shape.threads as usize;
         let wp = &mut self.warps[w];
         let cta = &self.ctas[wp.cta];
+        let race = &mut self.race;
         let mut best = u32::MAX;
         let mut mask = 0u32;
         let mut unfinished = 0u32;
@@ -613,11 +664,17 @@ impl Machine<'_> {
         for l in 0..LANES {
             match wp.lane[l] {
                 Lane::Barrier { id, gen } if cta.bar_gen[id as usize] != gen => {
-                    wp.lane[l] = Lane::Running
+                    wp.lane[l] = Lane::Running;
+                    let t = wp.cta * threads + wp.first as usize + l;
+                    let at = race.bar_done[wp.cta][id as usize];
+                    race.synced(t, race::SyncKind::Cta, at);
                 }
                 Lane::ClusterWait { target } if cluster_min >= target => {
                     wp.waited[l] = target;
                     wp.lane[l] = Lane::Running;
+                    let t = wp.cta * threads + wp.first as usize + l;
+                    let at = race.tick();
+                    race.synced(t, race::SyncKind::Cluster, at);
                 }
                 Lane::Poll { epoch: e } if e != epoch => wp.lane[l] = Lane::Running,
                 _ => {}

@@ -247,7 +247,13 @@ impl Machine<'_> {
             precond::check(&self.profile, pre, &env).map_err(Stop::Undefined)?;
         }
         match self.resolve(w, l, space, a, 8) {
-            Ok(Loc::Shared(c, off)) => Ok((c, off)),
+            Ok(Loc::Shared(c, off)) => {
+                if !matches!(op, MbarOp::Init) {
+                    self.mbar_init_check(w, l, (c, off))
+                        .map_err(Stop::Undefined)?;
+                }
+                Ok((c, off))
+            }
             Ok(_) => Err(Stop::Undefined(MBAR_SHARED)),
             Err(u) => Err(Stop::Undefined(u)),
         }
@@ -289,6 +295,7 @@ impl Machine<'_> {
                 let key = self.mbar_at(w, l, addr, space, MbarOp::Init, u64::from(n))?;
                 self.mbar_apply(key, mbarrier::Op::Init { count: n })
                     .map_err(Stop::Undefined)?;
+                self.record_mbar_init(w, l, key);
                 // the object's bytes are the implementation's
                 let cta = &mut self.ctas[key.0];
                 cta.shadow[key.1..key.1 + 8].fill(1);
@@ -626,6 +633,8 @@ impl Machine<'_> {
                     }
                     dsts.push(Loc::Shared(r, off));
                     mbars.push((r, moff));
+                    self.mbar_init_check(w, l, (r, moff))
+                        .map_err(Stop::Undefined)?;
                 }
             }
             None => {

@@ -359,6 +359,8 @@ impl Machine<'_> {
                                 return Err(Stop::Undefined(table::TENSOR_MBAR_PAIR.undefined()));
                             }
                             op.mbars.push((m, key.1));
+                            self.mbar_init_check(w, l, (m, key.1))
+                                .map_err(Stop::Undefined)?;
                         }
                     }
                     None => {
