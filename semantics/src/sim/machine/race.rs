@@ -36,6 +36,9 @@
 //! by a racing read of the other order (read first, then the racing write)
 //! is not detected: the read already happened in this interleaving.
 //!
+//! Global regions over 64 MiB, or past 256 MiB of such records in a run,
+//! are not tracked (their races are not seen).
+//!
 //! Each byte of global and shared memory that a thread has written keeps
 //! the writer and a stamp: a counter that every synchronising step moves
 //! on. A reader is ordered after the write when its last synchronising step
@@ -52,8 +55,9 @@ pub(crate) const RACE: Undefined = Undefined::result(
 );
 
 /// Regions larger than this are not tracked (their records would cost
-/// eight bytes per byte).
+/// eight bytes per byte), nor regions past this many bytes in all.
 const TRACKED_BYTES: usize = 64 << 20;
+const TRACKED_TOTAL: usize = 256 << 20;
 
 /// The last plain writer of a byte: `tid` 0 when none (the host, an
 /// atomic, a strong or asynchronous write).
@@ -86,6 +90,8 @@ pub(crate) struct Races {
     pub bar_done: Vec<[u32; 16]>,
     /// Per global region (empty until a thread writes it).
     pub global: Vec<Vec<Rec>>,
+    /// Bytes of global regions tracked so far.
+    tracked: usize,
     /// Per CTA of the running cluster.
     pub shared: Vec<Vec<Rec>>,
 }
@@ -222,17 +228,17 @@ impl Races {
     /// The records of global region `i`, made on first use; `None` when
     /// the region is too large to track.
     pub fn global_recs(&mut self, i: usize, len: usize) -> Option<&mut [Rec]> {
-        if len > TRACKED_BYTES {
-            return None;
-        }
         if self.global.len() <= i {
             self.global.resize_with(i + 1, Vec::new);
         }
-        let v = &mut self.global[i];
-        if v.len() != len {
-            v.resize(len, Rec::default());
+        if self.global[i].len() != len {
+            if len > TRACKED_BYTES || self.tracked + len > TRACKED_TOTAL {
+                return None;
+            }
+            self.tracked += len;
+            self.global[i].resize(len, Rec::default());
         }
-        Some(v)
+        Some(&mut self.global[i])
     }
 }
 
