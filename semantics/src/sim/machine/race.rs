@@ -83,6 +83,8 @@ pub(crate) struct Races {
     asynch: Vec<u32>,
     bar: Vec<u32>,
     cluster: Vec<u32>,
+    /// Instructions whose race has been reported (one report each).
+    pub reported: std::collections::HashSet<u32>,
     /// Each mbarrier object's `mbarrier.init`: who, and when.
     pub mbar_init: std::collections::HashMap<(usize, usize), Rec>,
     /// Per barrier of each CTA of the running cluster: the stamp of its
@@ -342,11 +344,18 @@ impl Machine<'_> {
     }
 
     /// Reports a race of lane `l` with writer `tid`.
+    /// The first race at each instruction of a run is reported; the
+    /// others get their unspecified bits silently.
     pub(super) fn report_race(&mut self, w: usize, l: usize, pc: u32, tid: u32, what: &str) {
+        if !self.race.reported.insert(pc) {
+            return;
+        }
         self.undefined_result(w, l, pc, RACE);
         let who = self.writer_name(tid);
         if let Some(r) = self.undefined_results.last_mut() {
-            r.note = format!("{what} a plain write of {who} that nothing orders with it");
+            r.note = format!(
+                "{what} a plain write of {who} that nothing orders with it (the first race at this instruction; later ones are not reported)"
+            );
         }
     }
 
