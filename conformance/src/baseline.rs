@@ -241,6 +241,18 @@ pub fn simulate(
     rec: &Record,
     profile: WindowProfile,
 ) -> Result<Outcome, String> {
+    simulate_on(repo, case, rec, profile, 1)
+}
+
+/// [`simulate`], the clusters on up to `workers` threads
+/// ([`sim::run_parallel`]: the same outcome).
+pub fn simulate_on(
+    repo: &Path,
+    case: &Case,
+    rec: &Record,
+    profile: WindowProfile,
+    workers: usize,
+) -> Result<Outcome, String> {
     let text = case_ptx(repo, case)?;
     let module = ptx_semantics::ptx::parse(&text).map_err(|e| format!("{}: {e}", case.ptx))?;
     let prog =
@@ -273,7 +285,12 @@ pub fn simulate(
     let mut launch = Launch::new(case.grid, case.block, args);
     launch.profile = profile;
     launch.step_budget = 1 << 30;
-    sim::run(&prog, &launch).map_err(|e| format!("{}: {e}", case.name))
+    let out = if workers > 1 {
+        sim::run_parallel(&prog, &launch, workers)
+    } else {
+        sim::run(&prog, &launch)
+    };
+    out.map_err(|e| format!("{}: {e}", case.name))
 }
 
 /// Compares the simulator with the GPU on one case.

@@ -253,6 +253,29 @@ fn simulator_matches_the_gpu_on_the_nvcc_corpus() {
 /// those listed in `NOT_COMPARED`: there the model finds undefined
 /// behaviour, and where the H100 faulted on the case, the model's verdict
 /// is undefined behaviour too.
+/// Every case gives the same outcome with its clusters on three threads
+/// (`sim::run_parallel`) as on one, undefined behaviour and races included.
+#[test]
+fn every_case_runs_the_same_on_several_threads() {
+    let repo = nvcc_baseline::repo();
+    let cases = nvcc_baseline::load_cases(&repo).unwrap();
+    let mut modules = Modules::default();
+    let mut differ = Vec::new();
+    for case in &cases.cases {
+        let rec = nvcc_baseline::synthetic_record(case, &WindowProfile::SM90);
+        let one = nvcc_baseline::simulate(&mut modules, &repo, case, &rec).ok();
+        let many = nvcc_baseline::simulate_on(&mut modules, &repo, case, &rec, 3).ok();
+        if one != many {
+            differ.push(case.name.clone());
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} cases differ: {differ:?}",
+        differ.len()
+    );
+}
+
 #[test]
 fn every_case_runs_on_the_model() {
     let repo = nvcc_baseline::repo();

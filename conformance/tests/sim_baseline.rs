@@ -43,6 +43,29 @@ fn every_case_runs_to_completion_on_the_model() {
     );
 }
 
+/// Every case gives the same outcome with its clusters on three threads
+/// (`sim::run_parallel`) as on one.
+#[test]
+fn every_case_runs_the_same_on_several_threads() {
+    let repo = repo();
+    let cases = baseline::load_cases(&repo).unwrap();
+    let profile = WindowProfile::SM90;
+    let mut differ = Vec::new();
+    for case in &cases.cases {
+        let rec = baseline::synthetic_record(case, &profile);
+        let one = baseline::simulate(&repo, case, &rec, profile);
+        let many = baseline::simulate_on(&repo, case, &rec, profile, 3);
+        if one != many {
+            differ.push(case.name.clone());
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} cases differ: {differ:?}",
+        differ.len()
+    );
+}
+
 /// The baselines: what an H200 and an H100 did (see corpus/simulator/README.md).
 const BASELINES: &[&str] = &[
     "corpus/simulator/baseline-h200.jsonl",

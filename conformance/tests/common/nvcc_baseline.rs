@@ -229,6 +229,18 @@ pub fn simulate(
     case: &Case,
     rec: &Record,
 ) -> Result<Outcome, NotRun> {
+    simulate_on(modules, repo, case, rec, 1)
+}
+
+/// [`simulate`], the clusters on up to `workers` threads
+/// (`sim::run_parallel`: the same outcome).
+pub fn simulate_on(
+    modules: &mut Modules,
+    repo: &Path,
+    case: &Case,
+    rec: &Record,
+    workers: usize,
+) -> Result<Outcome, NotRun> {
     let module = modules.get(repo, &case.ptx).map_err(NotRun::Refused)?;
     let profile = profile_for(rec, WindowProfile::SM90);
     let prog = sim::prepare(module, &case.kernel, &profile)
@@ -284,7 +296,12 @@ pub fn simulate(
     launch.dynamic_shared = case.shared;
     launch.profile = profile;
     launch.step_budget = 1 << 28;
-    sim::run(&prog, &launch).map_err(|e| NotRun::Refused(format!("{e}")))
+    let out = if workers > 1 {
+        sim::run_parallel(&prog, &launch, workers)
+    } else {
+        sim::run(&prog, &launch)
+    };
+    out.map_err(|e| NotRun::Refused(format!("{e}")))
 }
 
 /// The first report of a run, in words.

@@ -13,6 +13,7 @@ use crate::arith::float::{self, FloatFormat, FpMods, FpResult, MinMaxMods, Mixed
 use crate::arith::int::{self, IntType, MulMode, ShiftMode};
 use crate::arith::Carry;
 use crate::cvt::round::Round;
+use crate::precond::table;
 
 /// The IEEE-exact floating-point operations (PTX ISA 9.7.3, 9.7.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -312,11 +313,9 @@ impl Out {
     }
 }
 
-/// "Operand `base` must be <= 31, otherwise behavior is undefined."
-pub const FNS_BASE: Undefined = Undefined::behaviour(
-    "9.7.1.17",
-    "fns: Operand base must be <= 31, otherwise behavior is undefined",
-);
+/// "Operand `base` must be <= 31, otherwise behavior is undefined": the
+/// undefined case of [`table::FNS_BASE`], which `conform ub` asks too.
+pub const FNS_BASE: Undefined = table::FNS_BASE.undefined();
 
 /// The result of `i` on the sources `v` (in the order of `i.srcs`) with
 /// carry flag `cf`.

@@ -70,6 +70,13 @@ pub struct Launch {
     pub profile: WindowProfile,
     /// When asynchronous operations read, write and complete.
     pub schedule: Schedule,
+    /// Whether plain accesses that race leave the bits they could change
+    /// unspecified, with a report (`machine/race.rs`). On by default: the
+    /// model's answer. A caller that wants one execution's values, as a
+    /// litmus run does (its tests race on purpose, and the interleaving the
+    /// interpreter runs is one execution the memory model allows), turns it
+    /// off.
+    pub races: bool,
 }
 
 /// When the steps of asynchronous operations happen (an operation reads
@@ -109,6 +116,7 @@ impl Launch {
             step_budget: 1 << 32,
             profile: WindowProfile::SM90,
             schedule: Schedule::Eager,
+            races: true,
         }
     }
 }

@@ -28,6 +28,40 @@ pub(crate) struct Global {
     /// Sorted by base, not overlapping.
     pub regions: Vec<Region>,
     last: usize,
+    /// The bytes a run read and wrote, per region, when it keeps them
+    /// (clusters run on several threads: `machine::parallel`).
+    pub footprint: Option<Footprint>,
+}
+
+/// Which bytes of each region a run read, and which it wrote (a bit per
+/// byte). Cells, so that the paths that read through `&Global` mark too.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Footprint {
+    pub read: Vec<Vec<std::cell::Cell<u64>>>,
+    pub write: Vec<Vec<std::cell::Cell<u64>>>,
+}
+
+impl Footprint {
+    pub fn new(regions: &[Region]) -> Footprint {
+        let bits = |r: &Region| vec![std::cell::Cell::new(0u64); r.bytes.len().div_ceil(64)];
+        Footprint {
+            read: regions.iter().map(bits).collect(),
+            write: regions.iter().map(bits).collect(),
+        }
+    }
+
+    fn mark(set: &[std::cell::Cell<u64>], off: usize, n: usize) {
+        for b in off..off + n {
+            if let Some(c) = set.get(b / 64) {
+                c.set(c.get() | 1 << (b % 64));
+            }
+        }
+    }
+
+    /// Whether any byte is in both sets.
+    pub fn meets(a: &[std::cell::Cell<u64>], b: &[std::cell::Cell<u64>]) -> bool {
+        a.iter().zip(b).any(|(x, y)| x.get() & y.get() != 0)
+    }
 }
 
 impl Global {
@@ -38,7 +72,27 @@ impl Global {
                 return Err((w[0].base, w[1].base));
             }
         }
-        Ok(Global { regions, last: 0 })
+        Ok(Global {
+            regions,
+            last: 0,
+            footprint: None,
+        })
+    }
+
+    /// Region `i`'s bytes `[off, off + n)` (and their marks) are read.
+    #[inline(always)]
+    pub fn note_read(&self, i: usize, off: usize, n: usize) {
+        if let Some(f) = &self.footprint {
+            Footprint::mark(&f.read[i], off, n);
+        }
+    }
+
+    /// Region `i`'s bytes `[off, off + n)` (or their marks) are written.
+    #[inline(always)]
+    pub fn note_write(&self, i: usize, off: usize, n: usize) {
+        if let Some(f) = &self.footprint {
+            Footprint::mark(&f.write[i], off, n);
+        }
     }
 
     /// `find`, for the region the last `find` hit only.
@@ -86,6 +140,7 @@ impl Global {
 
     /// Marks `[off, off + len)` of region `i` indeterminate.
     pub fn make_indeterminate(&mut self, i: usize, off: usize, len: usize) {
+        self.note_write(i, off, len);
         let r = &mut self.regions[i];
         if r.shadow.is_empty() {
             r.shadow = vec![0; r.bytes.len()];

@@ -33,7 +33,7 @@ pub use explore::{explore, Explored};
 pub use launch::{
     Arg, BufferOut, Launch, LaunchError, Multicast, Outcome, Report, Schedule, StopKind, ThreadId,
 };
-pub use machine::{run, run_owned, CALL_DEPTH_LIMIT};
+pub use machine::{run, run_owned, run_parallel, run_parallel_how, Parallel, CALL_DEPTH_LIMIT};
 pub use pack::{mov_pack, mov_unpack};
 pub use prmt::{prmt, PrmtMode};
 pub use program::{ParamInfo, Program};

@@ -4,6 +4,7 @@
 //! once every lane that will take part has arrived.
 
 use super::undefined::Undefined;
+use crate::precond::table;
 
 /// `.mode` of `vote.sync`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -174,28 +175,19 @@ pub struct WarpOut {
     pub members: u32,
 }
 
-const VOTE_NOT_IN_MASK: Undefined = Undefined::behaviour(
-    "9.7.13",
-    "The behavior of vote.sync is undefined if the executing thread is not in the membermask",
-);
-const REDUX_NOT_IN_MASK: Undefined = Undefined::behaviour(
-    "9.7.13",
-    "The behavior of redux.sync is undefined if the executing thread is not in the membermask",
-);
-const ELECT_NOT_IN_MASK: Undefined = Undefined::behaviour(
-    "9.7.13",
-    "elect.sync: The behavior is undefined if the executing thread is not in membermask",
-);
-const MATCH_NOT_IN_MASK: Undefined = Undefined::behaviour(
-    "9.7.13",
-    "The behavior of match.sync is undefined if the executing thread is not in the membermask",
-);
+// The membermask rules, stated once in `precond::table`, which
+// `conform ub` asks too.
+const VOTE_NOT_IN_MASK: Undefined = table::VOTE_SYNC_MEMBER.undefined();
+const REDUX_NOT_IN_MASK: Undefined = table::REDUX_SYNC_MEMBER.undefined();
+const ELECT_NOT_IN_MASK: Undefined = table::ELECT_SYNC_MEMBER.undefined();
+const MATCH_NOT_IN_MASK: Undefined = table::MATCH_SYNC_MEMBER.undefined();
 const NOT_CONVERGED: Undefined = Undefined::behaviour(
     "9.7.13",
     "vote.sync, redux.sync, elect.sync cause the executing thread to wait until all non-exited threads corresponding to membermask have executed the instruction with the same qualifiers and same membermask value",
 );
 
 impl WarpOp {
+    /// [`table::warp_member`]'s undefined case for this instruction.
     fn not_in_mask(self) -> &'static Undefined {
         match self {
             WarpOp::Vote(_) => &VOTE_NOT_IN_MASK,
@@ -404,5 +396,32 @@ mod tests {
         );
         lanes[7] = WarpLane::Exited;
         assert_eq!(ds(&warp_sync(WarpOp::Redux(ReduxOp::Add), &lanes))[0], 15);
+    }
+
+    /// A lane outside its `membermask` stops with the precondition table's
+    /// rule for the instruction, the one `conform ub` asks.
+    #[test]
+    fn the_membermask_rule_is_the_tables() {
+        let ops = [
+            WarpOp::Vote(VoteMode::Uni),
+            WarpOp::Redux(ReduxOp::Add),
+            WarpOp::Elect,
+            WarpOp::Match {
+                all: true,
+                wide: true,
+            },
+        ];
+        let lanes = warp(0xffff_fffe, |_| 1);
+        for op in ops {
+            assert_eq!(
+                warp_sync(op, &lanes)[0],
+                Some(Err(&table::warp_member(op).undefined())),
+                "{op:?}"
+            );
+        }
+        // four rules, one per instruction
+        let rules: std::collections::HashSet<_> =
+            ops.iter().map(|&op| op.not_in_mask().rule).collect();
+        assert_eq!(rules.len(), 4);
     }
 }

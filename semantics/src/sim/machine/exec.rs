@@ -818,6 +818,7 @@ impl Machine<'_> {
     fn read_at(&self, loc: Loc, k: usize, n: usize) -> (u64, u64) {
         let (bytes, shadow): (&[u8], &[u8]) = match loc {
             Loc::Global(i, off) => {
+                self.global.note_read(i, off + k, n);
                 let r = &self.global.regions[i];
                 let sh: &[u8] = if r.shadow.is_empty() {
                     &[]
@@ -851,6 +852,7 @@ impl Machine<'_> {
             Loc::Const(_) => return Err(STORE_CONST),
             Loc::Param(_) => return Err(STORE_PARAM),
             Loc::Global(i, off) => {
+                self.global.note_write(i, off + k, n);
                 if sh != 0 && self.global.regions[i].shadow.is_empty() {
                     self.global.make_indeterminate(i, 0, 0);
                 }

@@ -182,7 +182,10 @@ impl Machine<'_> {
                     continue;
                 }
                 let (bytes, mut shadow): (&mut [u8], Option<&mut [u8]>) = match at {
-                    Fast::Global(i, off) => (&mut global.regions[i].bytes[off..off + total], None),
+                    Fast::Global(i, off) => {
+                        global.note_write(i, off, total);
+                        (&mut global.regions[i].bytes[off..off + total], None)
+                    }
                     Fast::Shared(r, off) => {
                         let c = &mut ctas[r];
                         (
@@ -209,6 +212,7 @@ impl Machine<'_> {
                     Rec::default()
                 };
                 let recs = match at {
+                    _ if race.off => None,
                     Fast::Global(i, off) => {
                         let len = global.regions[i].bytes.len();
                         race.global_recs(i, len).map(|r| &mut r[off..off + total])
@@ -226,7 +230,10 @@ impl Machine<'_> {
                 }
             } else {
                 let (bytes, shadow): (&[u8], &[u8]) = match at {
-                    Fast::Global(i, off) => (&global.regions[i].bytes[off..off + total], &[]),
+                    Fast::Global(i, off) => {
+                        global.note_read(i, off, total);
+                        (&global.regions[i].bytes[off..off + total], &[])
+                    }
                     Fast::Shared(r, off) => {
                         let c = &ctas[r];
                         (&c.shared[off..off + total], &c.shadow[off..off + total])

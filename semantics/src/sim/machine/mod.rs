@@ -8,12 +8,14 @@
 mod call;
 mod exec;
 mod fastmem;
+mod parallel;
 mod race;
 mod regs;
 
 pub use call::CALL_DEPTH_LIMIT;
+pub use parallel::{run_parallel, run_parallel_how, Parallel};
 
-use super::launch::{Arg, BufferOut, Launch, LaunchError, Outcome, Report, StopKind, ThreadId};
+use super::launch::{Arg, Launch, LaunchError, Outcome, Report, StopKind, ThreadId};
 use super::memory::{Global, Region};
 use super::program::{Program, Src};
 use super::undefined::Undefined;
@@ -171,100 +173,16 @@ fn run_with(
     let shape = shape(prog, launch)?;
     let (params, regions, buffer_addrs) = arguments(prog, launch, owned)?;
     let global = Global::new(regions).map_err(|(a, b)| LaunchError::Overlap(a, b))?;
-    let mut m = Machine {
-        prog,
-        launch,
-        profile: launch.profile,
-        global,
-        params,
-        ctas: Vec::new(),
-        warps: Vec::new(),
-        local: Vec::new(),
-        local_shadow: Vec::new(),
-        shape,
-        place: Place {
-            rank: 0,
-            cluster_size: shape.cluster_size,
-            param_bytes: prog.param_bytes,
-            const_bytes: prog.consts.len() as u64,
-        },
-        steps: 0,
-        budget_hit: false,
-        reports: Vec::new(),
-        undefined_results: Vec::new(),
-        asy: exec::asynch::AsyncState::new(&launch.schedule),
-        race: race::Races::default(),
-    };
-    m.asy.proxy = prog.code.iter().any(|i| match &i.op {
-        super::program::Op::Async(a) => matches!(
-            **a,
-            super::program::AsyncInstr::Bulk { .. } | super::program::AsyncInstr::Tensor(_)
-        ),
-        _ => false,
-    });
-    m.asy.tensors = prog.code.iter().any(|i| match &i.op {
-        super::program::Op::Async(a) => matches!(
-            **a,
-            super::program::AsyncInstr::Tensor(_)
-                | super::program::AsyncInstr::TensormapReplace { .. }
-        ),
-        _ => false,
-    });
-    let n = [
-        shape.grid[0] / shape.cluster[0],
-        shape.grid[1] / shape.cluster[1],
-        shape.grid[2] / shape.cluster[2],
-    ];
-    'clusters: for z in 0..n[2] {
-        for y in 0..n[1] {
-            for x in 0..n[0] {
-                m.shape.clusterid = [x, y, z];
-                m.start_cluster();
-                m.run_cluster();
-                if m.budget_hit {
-                    break 'clusters;
-                }
-            }
+    let mut m = Machine::new(prog, launch, shape, params, global);
+    for id in parallel::clusters(&shape) {
+        m.shape.clusterid = id;
+        m.start_cluster();
+        m.run_cluster();
+        if m.budget_hit {
+            break;
         }
     }
-    let memory = launch
-        .memory
-        .iter()
-        .map(|(addr, bytes)| {
-            let r = m
-                .global
-                .regions
-                .iter_mut()
-                .find(|r| r.base == *addr && r.arg.is_none() && r.bytes.len() == bytes.len());
-            match r {
-                Some(r) => BufferOut {
-                    addr: *addr,
-                    bytes: std::mem::take(&mut r.bytes),
-                    unspecified: std::mem::take(&mut r.shadow),
-                },
-                None => BufferOut {
-                    addr: *addr,
-                    bytes: bytes.clone(),
-                    unspecified: Vec::new(),
-                },
-            }
-        })
-        .collect();
-    let mut buffers = Vec::new();
-    for addr in buffer_addrs {
-        if let Some(r) = m
-            .global
-            .regions
-            .iter_mut()
-            .find(|r| r.base == addr && r.arg.is_some())
-        {
-            buffers.push(BufferOut {
-                addr,
-                bytes: std::mem::take(&mut r.bytes),
-                unspecified: std::mem::take(&mut r.shadow),
-            });
-        }
-    }
+    let (buffers, memory) = parallel::outputs(&mut m.global, launch, &buffer_addrs);
     Ok(Outcome {
         buffers,
         memory,

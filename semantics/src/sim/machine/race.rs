@@ -113,6 +113,11 @@ pub(crate) enum SyncKind {
 }
 
 impl Races {
+    /// Stops the check for the run (`Launch::races` off).
+    pub fn disable(&mut self) {
+        self.off = true;
+    }
+
     /// A new cluster starts (`seq` in run order).
     pub fn start_cluster(
         &mut self,
@@ -328,6 +333,9 @@ impl Machine<'_> {
 
     /// Lane `l` of warp `w` wrote `[loc, loc + n)` with a plain store.
     pub(super) fn record_write(&mut self, w: usize, l: usize, loc: super::exec::Loc, n: usize) {
+        if self.race.off {
+            return;
+        }
         let tid = self.race.tid(self.cluster_thread(w, l));
         let at = self.race.now();
         if let Some(recs) = self.recs_at(loc, n) {
@@ -396,7 +404,10 @@ impl Machine<'_> {
     pub(super) fn bytes_now(&self, loc: super::exec::Loc, n: usize) -> Vec<u8> {
         use super::exec::Loc;
         match loc {
-            Loc::Global(i, off) => self.global.regions[i].bytes[off..off + n].to_vec(),
+            Loc::Global(i, off) => {
+                self.global.note_read(i, off, n);
+                self.global.regions[i].bytes[off..off + n].to_vec()
+            }
             Loc::Shared(c, off) => self.ctas[c].shared[off..off + n].to_vec(),
             _ => Vec::new(),
         }

@@ -904,6 +904,7 @@ impl Machine<'_> {
         let n = data.len();
         let marks: Option<&[u8]> = match loc {
             Loc::Global(i, off) => {
+                self.global.note_read(i, off, n);
                 let r = &self.global.regions[i];
                 data.copy_from_slice(&r.bytes[off..off + n]);
                 (!r.shadow.is_empty()).then(|| &r.shadow[off..off + n])
@@ -939,6 +940,7 @@ impl Machine<'_> {
         let marked = !shadow.is_empty();
         match loc {
             Loc::Global(i, off) => {
+                self.global.note_write(i, off, n);
                 if marked && self.global.regions[i].shadow.is_empty() {
                     self.global.make_indeterminate(i, 0, 0);
                 }

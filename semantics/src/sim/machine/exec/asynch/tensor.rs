@@ -602,6 +602,7 @@ impl Machine<'_> {
             };
             let unfenced = &self.asy.unfenced;
             let marked = |i: usize, o: usize, n: usize| {
+                g.note_read(i, o, n);
                 !g.regions[i].shadow.is_empty()
                     && g.regions[i].shadow[o..o + n].iter().any(|&b| b != 0)
                     || (o / 16..(o + n).div_ceil(16)).any(|k| unfenced.contains(&(0, i, k)))
@@ -625,6 +626,7 @@ impl Machine<'_> {
                 }
                 let marks = |a: u64, n: usize| {
                     let (i, o) = g.lookup(a, n as u64)?;
+                    g.note_read(i, o, n);
                     let r = &g.regions[i];
                     Some(
                         (0..n)
@@ -766,6 +768,7 @@ impl tensor::Global for Reader<'_> {
         let Some((i, o)) = self.global.lookup(addr, n as u64) else {
             return false;
         };
+        self.global.note_read(i, o, n);
         out.copy_from_slice(&self.global.regions[i].bytes[o..o + n]);
         if let Some(r) = &self.runs {
             r.borrow_mut().push((Loc::Global(i, o), n));
