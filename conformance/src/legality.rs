@@ -15,6 +15,7 @@ use ptx_semantics::catalogue::types::ptx_type;
 use ptx_semantics::catalogue::{Catalogue, PtxVersion, Target};
 use serde::{Deserialize, Serialize};
 
+pub mod arith;
 pub mod syntax;
 
 /// One kernel of the corpus.

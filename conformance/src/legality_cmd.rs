@@ -19,7 +19,7 @@ pub enum LegalityCommand {
         out: PathBuf,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Base samples per catalogue form [default: 12; 3 with --syntax].
+        /// Base samples per catalogue form [default: 12; 3 with --syntax; 10 with --arith].
         #[arg(long)]
         per_form: Option<usize>,
         /// The operand-syntax axis (vector variables, selectors, immediates,
@@ -27,6 +27,12 @@ pub enum LegalityCommand {
         /// its corpus lives apart, in corpus/legality/syntax.
         #[arg(long)]
         syntax: bool,
+        /// The arithmetic axis (the rows of PTX ISA 9.7.1-9.7.7: integer,
+        /// extended precision, float, half precision, comparison, logic)
+        /// instead of the catalogue axis; its corpus lives apart, in
+        /// corpus/legality/arith.
+        #[arg(long, conflicts_with = "syntax")]
+        arith: bool,
     },
     /// Compare `conform check` with ptxas on a committed corpus. Exit
     /// status 0: agreement; 1: unlisted disagreements, or agreement below
@@ -50,8 +56,11 @@ pub fn run(cmd: LegalityCommand) -> Result<ExitCode> {
             seed,
             per_form,
             syntax,
+            arith,
         } => {
-            let variants = if syntax {
+            let variants = if arith {
+                crate::legality::arith::generate(seed, per_form.unwrap_or(10))
+            } else if syntax {
                 syntax::generate(seed, per_form.unwrap_or(3))
             } else {
                 generate(seed, per_form.unwrap_or(12))

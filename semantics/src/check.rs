@@ -1,4 +1,6 @@
-//! Static legality of a PTX module against the catalogue: qualifier
+//! Static legality of a PTX module against the catalogue (the forms of
+//! PTX ISA 9.7.9, and those of the arithmetic, comparison and logic
+//! instructions of 9.7.1-9.7.7 in `catalogue::arith`): qualifier
 //! combinations, operand counts, kinds and types against declarations, and
 //! the PTX version and target each form needs. Pure: returns diagnostics,
 //! prints nothing.
@@ -810,10 +812,17 @@ impl<'c> Checker<'c> {
                 ),
             }
         }
-        if !self.cat.knows_opcode(&ins.opcode)
-            || ((ins.opcode == "cp" || ins.opcode == "tensormap")
-                && crate::opcodes::outside_catalogue(ins))
-        {
+        let in_catalogue = self.cat.knows_opcode(&ins.opcode)
+            && !((ins.opcode == "cp" || ins.opcode == "tensormap")
+                && crate::opcodes::outside_catalogue(ins));
+        // The arithmetic and logic instructions of PTX ISA 9.7.1-9.7.7 have
+        // rows of their own, checked the same way.
+        let arith = crate::catalogue::arith::catalogue();
+        let cat: &'static Catalogue = if in_catalogue {
+            Catalogue::get()
+        } else if arith.knows_opcode(&ins.opcode) {
+            arith
+        } else {
             if !crate::opcodes::is_ptx_opcode(&ins.opcode) {
                 self.diag(
                     ins.opcode_span,
@@ -827,17 +836,27 @@ impl<'c> Checker<'c> {
                 }
             }
             return;
-        }
+        };
         self.key.clear();
         self.key.push_str(&ins.opcode);
         for q in &ins.quals {
             self.key.push_str(q);
         }
+        if !in_catalogue {
+            if let Some(why) = arith_mode_after_type(ins) {
+                self.diag(ins.opcode_span, "qualifiers", None, why);
+                return;
+            }
+        }
         let set = match self.resolved.get(self.key.as_str()) {
             Some(&set) => set,
             None => {
-                let quals: Vec<&str> = ins.quals.iter().map(|q| q.as_str()).collect();
-                match Catalogue::get().resolve_memo(&self.key, &ins.opcode, &quals) {
+                let quals: Vec<&str> = if in_catalogue {
+                    ins.quals.iter().map(|q| q.as_str()).collect()
+                } else {
+                    arith_qualifiers(ins)
+                };
+                match cat.resolve_memo(&self.key, &ins.opcode, &quals) {
                     Ok(c) => {
                         self.sets
                             .push(c.iter().cloned().map(Candidate::new).collect());
@@ -854,13 +873,21 @@ impl<'c> Checker<'c> {
         // Taken out while the instruction is checked (the checks borrow
         // `self` mutably), and put back after.
         let mut candidates = std::mem::take(&mut self.sets[set]);
-        self.try_candidates(ins, &mut candidates, scope);
+        self.try_candidates(ins, &mut candidates, scope, in_catalogue);
         self.sets[set] = candidates;
     }
 
     /// Binds the instruction to the first candidate form that fits, and
     /// checks that form's requirements.
-    fn try_candidates(&mut self, ins: &Instruction, candidates: &mut [Candidate], scope: &[Scope]) {
+    /// `record` says whether the instruction is one of 9.7.9, whose bound
+    /// rows [`check_module_rows`] reports.
+    fn try_candidates(
+        &mut self,
+        ins: &Instruction,
+        candidates: &mut [Candidate],
+        scope: &[Scope],
+        record: bool,
+    ) {
         // The first form whose operands and rules fit wins; otherwise report
         // what the first candidate found. Candidates are tried quietly, so a
         // miss costs no message.
@@ -895,7 +922,7 @@ impl<'c> Checker<'c> {
             return;
         };
         let binding = &candidates[chosen_index].binding;
-        if self.record_rows {
+        if self.record_rows && record {
             self.rows.push((self.key.clone(), binding.form.row.id));
         }
         // Requirements of the form and its qualifiers depend on nothing but
@@ -1162,8 +1189,13 @@ impl<'c> Checker<'c> {
                 && spec.kinds.contains(&Want::Reg)
                 && !spec.kinds.contains(&Want::Addr)
                 && !spec.kinds.contains(&Want::Sym);
+            // ptxas 13.0: "Result register required" for `!p` as the
+            // destination of an arithmetic or logic instruction.
+            let negated = index == 0 && arith_form(form) && matches!(op.kind, OperandKind::Not(_));
             let checked = if written {
                 Err("a destination cannot be `name+offset`".to_string())
+            } else if negated {
+                Err("a destination cannot be a negated predicate `!p`".to_string())
             } else {
                 self.operand(op, spec, want_ty, b, scope)
             };
@@ -1210,9 +1242,24 @@ impl<'c> Checker<'c> {
                     return Err("a `d|p` pair is not allowed here".into());
                 }
                 self.operand(first, &without_partner(spec), ty, b, scope)?;
+                // `setp p|_` (not `_|_`: "Parsing error near '_'"; not
+                // `lop3 d|_`: "Predicate output expected").
+                let sink = |o: &Operand| matches!(&o.kind, OperandKind::Name(n) if n == "_");
+                if b.form.opcode == "setp" && sink(second) {
+                    return if sink(first) {
+                        Err("`_|_`: at most one of `p|q` may be the sink".into())
+                    } else {
+                        Ok(())
+                    };
+                }
                 self.register_of(second, ".pred", scope)
             }
             _ if spec.pred_partner == Some(true) => Err("needs a predicate partner `d|p`".into()),
+            // ptxas 13.0 takes the sink for the predicate destination of
+            // `setp` (`setp.lt.s32 _, a, b`; corpus/legality/arith).
+            OperandKind::Name(n) if n == "_" && b.form.opcode == "setp" && kinds == &[Want::Pred] => {
+                Ok(())
+            }
             // PTX ISA 9.7.9.4, 9.7.9.8, 9.7.9.11: the sink stands for
             // elements of a vector operand (handled with the vector); no
             // instruction of the catalogue lets it stand for a whole operand
@@ -1262,6 +1309,11 @@ impl<'c> Checker<'c> {
                             describe_kinds(kinds)
                         ));
                     }
+                    if arith_form(b.form) {
+                        if let Some(msg) = arith_register(n, rt, ty, b) {
+                            return msg;
+                        }
+                    }
                     match ty {
                         Some(t) if !register_fits(rt, t, fit) => Err(format!(
                             "register `{n}` is `{rt}`, which does not fit type `{t}`"
@@ -1294,6 +1346,21 @@ impl<'c> Checker<'c> {
                         Some(t) if !register_fits(ety, t, fit) => Err(format!(
                             "the elements of vector `{n}` are `{ety}`, which does not fit type `{t}`"
                         )),
+                        _ => Ok(()),
+                    }
+                }
+                // ptxas 13.0 takes a function's name as an integer source of
+                // arithmetic (`add.u64 d, fn, 4`), not a variable's ("must
+                // be register"; `gvar+0` is the constant expression).
+                Some(Symbol::Function)
+                    if arith_form(b.form) && wants(Want::Reg) && wants(Want::Imm) =>
+                {
+                    use crate::catalogue::types::TypeKind;
+                    match ty.and_then(crate::catalogue::types::ptx_type) {
+                        Some(t) if !matches!(t.kind, TypeKind::Bits | TypeKind::Unsigned | TypeKind::Signed) => {
+                            Err(format!("the address of `{n}` cannot stand for type `{}`", t.name))
+                        }
+                        // ptxas 13.0 takes `add.u32 d, fn, 1` as well.
                         _ => Ok(()),
                     }
                 }
@@ -1335,6 +1402,11 @@ impl<'c> Checker<'c> {
                 Some(Symbol::Reg(rt)) if wants(Want::Reg) => {
                     if rt == ".pred" {
                         return Err(format!("`{n}` is a predicate: `{n}+offset` has no value"));
+                    }
+                    // ptxas 13.0: "Parsing error near '-'" for `%r-4` as a
+                    // source of arithmetic.
+                    if arith_form(b.form) && matches!(op.kind, OperandKind::NameOffset(_, off) if off < 0) {
+                        return Err(format!("`{n}-offset`: a register takes `+offset` only here"));
                     }
                     match ty {
                         Some(t) if !register_fits(rt, t, fit) => Err(format!(
@@ -1380,6 +1452,21 @@ impl<'c> Checker<'c> {
                         "a floating-point constant cannot stand for type `{}`",
                         ty.unwrap_or("")
                     )),
+                    // ptxas 13.0 takes a floating-point constant for a
+                    // bit-size operand of arithmetic and logic only when its
+                    // width is the operand's: `0f` for `.b32`, `0d` for
+                    // `.b64` ("Arguments mismatch" for `and.b32 d, 0d3FF0...,
+                    // 1`, `popc.b64 d, 0f...`, `selp.b16 d, a, 0f..., p`).
+                    (Expr::F32(_) | Expr::F64(_), Some(TypeKind::Bits))
+                        if arith_form(b.form)
+                            && ty.and_then(crate::catalogue::types::ptx_type).map(|t| t.bits)
+                                != Some(if matches!(e, Expr::F32(_)) { 32 } else { 64 }) =>
+                    {
+                        Err(format!(
+                            "a floating-point constant cannot stand for type `{}` here",
+                            ty.unwrap_or("")
+                        ))
+                    }
                     (Expr::Int(_), _) if ty.is_some_and(half_pair) => Err(format!(
                         "an integer constant cannot stand for type `{}`",
                         ty.unwrap_or("")
@@ -1577,6 +1664,111 @@ impl<'c> Checker<'c> {
             _ => Err(format!("`{name}` is not a declared `{ty}` register")),
         }
     }
+}
+
+/// The qualifiers of an instruction of the arithmetic catalogue as ptxas
+/// 13.0 reads them (corpus/legality/arith): a repeated `.sat`, `.cc`,
+/// `.approx` or `.NaN` counts once (`add.sat.sat.s32`, `subc.cc.s32.cc`,
+/// `min.NaN.NaN.f32` assemble), and `.pred` beside another type is ignored
+/// (`add.u32.pred`, `max.f16.pred`, `rcp.rz.f64.pred` assemble), except in
+/// `div selp testp slct addc mad sad bfind fns lop3` ("Unexpected
+/// instruction types");
+/// every other repeat stays, for the matcher to refuse ("Multiple rounding
+/// modifiers", "Duplicate .ftz modifier").
+fn arith_qualifiers(ins: &Instruction) -> Vec<&str> {
+    let keeps_pred = matches!(
+        ins.opcode.as_str(),
+        "and"
+            | "or"
+            | "xor"
+            | "not"
+            | "cnot"
+            | "div"
+            | "selp"
+            | "testp"
+            | "slct"
+            | "addc"
+            | "mad"
+            | "sad"
+            | "bfind"
+            | "fns"
+            | "lop3"
+    );
+    let other_type = ins.quals.iter().any(|q| {
+        q != ".pred"
+            && (crate::catalogue::types::ptx_type(q).is_some()
+                || matches!(q.as_str(), ".u16x2" | ".s16x2" | ".f32x2"))
+    });
+    let mut out: Vec<&str> = Vec::with_capacity(ins.quals.len());
+    for q in &ins.quals {
+        let q = q.as_str();
+        if matches!(q, ".sat" | ".cc" | ".approx" | ".NaN") && out.contains(&q) {
+            continue;
+        }
+        if q == ".pred" && other_type && !keeps_pred {
+            continue;
+        }
+        out.push(q);
+    }
+    out
+}
+
+/// ptxas 13.0 reads `.hi` and `.lo` written after the instruction type as
+/// comparison operators: `mul.u32.lo` ("Unexpected instruction types"),
+/// `dp2a.u32.s32.hi` ("'.hi/.lo' modifier required", "Comparison
+/// qualifier is not allowed"), and refuses them after `.cc`
+/// (`mad.cc.lo.u32`, `madc.cc.hi.u32`) and `.wide` after the type
+/// (`mul.u32.wide`: "Unknown modifier"). The mode of `mul mad mul24 mad24
+/// madc dp2a` comes before `.cc` and the type.
+fn arith_mode_after_type(ins: &Instruction) -> Option<String> {
+    if !matches!(
+        ins.opcode.as_str(),
+        "mul" | "mad" | "mul24" | "mad24" | "madc" | "dp2a"
+    ) {
+        return None;
+    }
+    let first = ins
+        .quals
+        .iter()
+        .position(|q| q == ".cc" || crate::catalogue::types::ptx_type(q).is_some())?;
+    let late = ins.quals[first..]
+        .iter()
+        .find(|q| matches!(q.as_str(), ".hi" | ".lo" | ".wide"))?;
+    Some(format!(
+        "`{}`: the mode `{late}` comes before `.cc` and the type (written after them, ptxas reads `.hi`/`.lo` as comparison operators and `.wide` as unknown)",
+        ins.full_opcode()
+    ))
+}
+
+/// Register rules of the arithmetic forms that differ from 6.4.1's table,
+/// from ptxas 13.0's verdicts (corpus/legality/arith): the packed integer
+/// and `.f32x2` forms take bit-size registers only ("Arguments mismatch"
+/// for `.u32`, `.s32`, `.f32` registers of `add.u16x2`, `.u64`, `.s64`,
+/// `.f64` ones of `add.f32x2`). `None`: the table decides.
+fn arith_register(
+    name: &str,
+    reg: &str,
+    want: Option<&str>,
+    b: &Binding,
+) -> Option<Result<(), String>> {
+    let packed = b.has(".u16x2") || b.has(".s16x2") || b.has(".f32x2");
+    let want = want?;
+    let w = crate::catalogue::types::ptx_type(want)?;
+    let r = crate::catalogue::types::ptx_type(reg)?;
+    use crate::catalogue::types::TypeKind;
+    if packed && w.kind == TypeKind::Bits && w.bits >= 32 && r.kind != TypeKind::Bits {
+        return Some(Err(format!(
+            "register `{name}` is `{reg}`: the packed forms take a bit-size `{want}` register"
+        )));
+    }
+    None
+}
+
+/// Whether a form is one of the arithmetic catalogue's (PTX ISA 9.7.1 to
+/// 9.7.7), whose operand rules differ from 9.7.9's in places ptxas 13.0
+/// showed (corpus/legality/arith).
+fn arith_form(form: &Form) -> bool {
+    !form.row.section.starts_with("9.7.9")
 }
 
 /// The names one block declares: plain names, and `%r<N>` ranges by stem.

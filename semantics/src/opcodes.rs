@@ -1,6 +1,9 @@
 //! Every PTX instruction name (PTX ISA 9.7), so that the checker can tell a
-//! misspelt opcode from an instruction outside section 9.7.9, whose forms
-//! the catalogue does not (yet) declare.
+//! misspelt opcode from an instruction outside section 9.7.9. The
+//! arithmetic, comparison and logic instructions of 9.7.1-9.7.7 have forms
+//! of their own (`catalogue::arith`); for the others (control flow,
+//! synchronisation, video, texture, warp-level matrix...) the checker
+//! checks the opcode and the names the operands use.
 
 /// Opcodes of PTX ISA 9.7 outside 9.7.9, first word only.
 static OTHER_OPCODES: &[&str] = &[

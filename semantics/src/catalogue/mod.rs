@@ -40,6 +40,7 @@
 //!   value (`"dtype=.bf16"`).
 //! - `rules`: constraints the grammar cannot say, each quoting the spec.
 
+pub mod arith;
 pub mod grammar;
 pub mod matcher;
 mod rows;
