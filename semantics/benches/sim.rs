@@ -157,15 +157,28 @@ fn measure(kernel: &str, entry: &str, quick: bool, byte: impl Fn(usize) -> u8) {
             Arg::u32(iters),
         ],
     );
+    // SIM_BENCH_THREADS=N: the clusters on N threads (sim::run_parallel)
+    let workers: usize = std::env::var("SIM_BENCH_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
     let mut rates = Vec::new();
     let mut cpu_rates = Vec::new();
     let mut steps = 0;
     for _ in 0..if quick { 1 } else { 7 } {
         let t = Instant::now();
         let c = cpu_seconds();
-        let out = sim::run(&prog, &launch).expect("the launch runs");
+        let out = if workers > 1 {
+            let (out, how) =
+                sim::run_parallel_how(&prog, &launch, workers).expect("the launch runs");
+            assert_eq!(how, sim::Parallel::Kept, "the CTAs are independent");
+            out
+        } else {
+            sim::run(&prog, &launch).expect("the launch runs")
+        };
         let s = t.elapsed().as_secs_f64();
-        if let (Some(c0), Some(c1)) = (c, cpu_seconds()) {
+        // the thread's own CPU time: meaningful on one thread only
+        if let (Some(c0), Some(c1), 1) = (c, cpu_seconds(), workers) {
             cpu_rates.push(out.steps as f64 / (c1 - c0));
         }
         assert!(out.reports.is_empty(), "{:?}", &out.reports[..1]);
@@ -175,11 +188,12 @@ fn measure(kernel: &str, entry: &str, quick: bool, byte: impl Fn(usize) -> u8) {
     rates.sort_by(|a, b| a.total_cmp(b));
     cpu_rates.sort_by(|a, b| a.total_cmp(b));
     println!(
-        "{} thread-instructions per run ({} CTAs x {} threads x {} iterations); median {:.1} M/s (min {:.1}, max {:.1}) over {} runs",
+        "{} thread-instructions per run ({} CTAs x {} threads x {} iterations, {} thread(s)); median {:.1} M/s (min {:.1}, max {:.1}) over {} runs",
         steps,
         ctas,
         threads,
         iters,
+        workers,
         rates[rates.len() / 2] / 1e6,
         rates[0] / 1e6,
         rates[rates.len() - 1] / 1e6,
