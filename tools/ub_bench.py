@@ -10,14 +10,16 @@ through the simulator and the summary counts them: confirmed, not confirmed
 a finding unknown, its witness as the candidate) and not possible (the
 simulator cannot run the kernel). Every unknown is listed with its reason,
 the kernels over 2 s are counted, and so are the instructions the search
-does not interpret (`opaque`: their results are unknowns)."""
+does not interpret (`opaque`: their results are unknowns) and those met on a
+path whose results it leaves unknown (`unread`: float forms without a term,
+approximate forms, conversions, video instructions, the unmodelled ones)."""
 import json, statistics, subprocess, sys
 
 args = sys.argv[1:]
 replay = "--replay" in args
 args = [a for a in args if a != "--replay"]
 conform, files = args[0], args[1:]
-times, failed, witnesses, unknown, findings, opaque = [], [], 0, 0, 0, 0
+times, failed, witnesses, unknown, findings, opaque, unread = [], [], 0, 0, 0, 0, 0
 unknowns = []
 replays = {"confirmed": 0, "not-confirmed": 0, "impossible": 0}
 not_confirmed = []
@@ -30,6 +32,7 @@ for f in files:
     for k in json.loads(out.stdout)["kernels"]:
         times.append(k["solve_ms"])
         opaque += k.get("opaque", 0)
+        unread += k.get("unread", 0)
         findings += len(k["findings"])
         witnesses += sum(1 for x in k["findings"] if x["verdict"] == "witness")
         unknown += sum(1 for x in k["findings"] if x["verdict"] == "unknown")
@@ -54,6 +57,7 @@ if times:
     print(f"solve time per kernel: median {statistics.median(times):.1f} ms, 90th percentile {q:.1f} ms, max {max(times):.1f} ms, under 100 ms {under}, 2 s or more {over}, total {sum(times)/1e3:.2f} s")
 print(f"preconditions answered: {findings}; witnesses: {witnesses}; unknown: {unknown}")
 print(f"instructions not interpreted by the search: {opaque}")
+print(f"instructions met whose results the search leaves unknown: {unread}")
 for line in unknowns:
     print(f"  unknown: {line}")
 if replay:

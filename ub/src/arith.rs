@@ -3,11 +3,12 @@
 //! (the carry flag is a 1-bit term), bit-field, shift and logic operations
 //! exactly, as bit-vectors; `setp` on integers and on floats (a comparison
 //! of encodings: NaN, signed zeros, `.ftz`), `testp` and `copysign`
-//! exactly. Float arithmetic (`add` ... `fma`, `div`, `rcp`, `sqrt`,
-//! `min`/`max`, `neg`, `abs`) gives fresh values: exact IEEE terms
-//! (`fp.fma` on f64 bit-blasted) cost more in each query than they decide
-//! about addresses and sizes. `fns` gives a fresh value too (its loop has
-//! no short term); its base rule is a precondition. Where the simulator
+//! exactly. The IEEE-exact float arithmetic (`add` ... `fma`, `div`,
+//! `rcp`, `sqrt`, `min`/`max`, `neg`, `abs`, mixed precision) is
+//! `fparith.rs`'s, over Z3's floating-point theory; the approximate forms
+//! give fresh values (the spec bounds their error, not their bits). `fns`
+//! gives a fresh value too (its loop has no short term); its base rule is
+//! a precondition. Where the simulator
 //! leaves a result open (division by zero, `MININT / -1`, `rem` of
 //! negative numbers), the term is a fresh value on that condition.
 //!
@@ -601,13 +602,16 @@ pub fn eval(i: &ArithInstr, v: &[BV; 4], cf: &BV, fresh: &Fresh) -> Out {
             q = Some(zext64(&b1(&p)));
             d
         }
+        // the IEEE-exact forms as floating-point terms (`fparith.rs`)
         Arith::Float { .. }
         | Arith::FNeg { .. }
         | Arith::FAbs { .. }
         | Arith::FMin { .. }
         | Arith::FMax { .. }
-        | Arith::Approx { .. }
-        | Arith::MixedFloat { .. } => (fresh.float)(u32::from(i.bits)),
+        | Arith::MixedFloat { .. } => crate::fparith::eval(&i.op, i.srcs.len(), v, fresh.open)
+            .unwrap_or_else(|| (fresh.float)(u32::from(i.bits))),
+        // the spec bounds their error, not their bits
+        Arith::Approx { .. } => (fresh.float)(u32::from(i.bits)),
         Arith::Copysign { fmt } => {
             let w = fmt.width();
             let s = c(fmt.sign_mask(), w);

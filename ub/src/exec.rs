@@ -12,7 +12,7 @@ use ptx_semantics::sim::program::{
 };
 use ptx_semantics::sim::{self, Effect, Space, WindowProfile};
 use ptx_semantics::tensor::MapText;
-use z3::ast::{Ast, Bool, BV};
+use z3::ast::{Ast, Bool, Dynamic, BV};
 use z3::{Model, Params, SatResult, Solver};
 
 use crate::alu::{self, low, mask64, widen, zext64};
@@ -211,6 +211,8 @@ struct Search<'p> {
     found: HashMap<(usize, &'static str), Acc>,
     queries: usize,
     slicer: Slicer,
+    /// [`float_ops`] of the terms seen so far.
+    float_ops: HashMap<Dynamic, u32>,
     start: Instant,
     /// The solver's timeout now (the per-query timeout, or less when less
     /// of the budget is left).
@@ -218,6 +220,8 @@ struct Search<'p> {
     /// Where the search stopped at a limit, if it did: what open paths can
     /// still reach and has no witness is unknown.
     stop: Option<Stop>,
+    /// The instructions met whose results the search does not interpret.
+    unread: std::rc::Rc<std::cell::RefCell<std::collections::BTreeSet<usize>>>,
 }
 
 /// The search stopped before every path was explored.
@@ -295,9 +299,11 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
         found: HashMap::new(),
         queries: 0,
         slicer,
+        float_ops: HashMap::new(),
         start,
         timeout_now: opts.timeout_ms,
         stop: None,
+        unread: Default::default(),
     };
     let mut work = vec![Path {
         pc: 0,
@@ -370,6 +376,7 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
         }
     }
     let findings = s.findings(&flow);
+    let unread = s.unread.borrow().len();
     let opaque = prog
         .code()
         .iter()
@@ -385,6 +392,7 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
         queries: s.queries,
         solve_ms: start.elapsed().as_secs_f64() * 1e3,
         opaque,
+        unread,
     })
 }
 
@@ -871,6 +879,20 @@ impl Search<'_> {
         })
     }
 
+    /// Whether a float instruction on `srcs` would build a term of more
+    /// than [`FLOAT_OPS`] floating-point operations: its result is then a
+    /// fresh value (every value allowed, so "cannot happen" still holds,
+    /// and the replay decides a witness). Z3 bit-blasts each operation
+    /// into every query that meets it: an `f64` accumulation over a
+    /// loop's turns made queries time out.
+    fn too_deep(&mut self, srcs: &[BV]) -> bool {
+        let n: u32 = srcs
+            .iter()
+            .map(|t| float_ops(&mut self.float_ops, t))
+            .fold(0, u32::saturating_add);
+        n >= FLOAT_OPS
+    }
+
     /// One query; its timeout is the per-query one, or what is left of
     /// the search's budget when that is less.
     fn check(&mut self, assumptions: &[Bool]) -> SatResult {
@@ -1194,7 +1216,11 @@ impl Search<'_> {
         // instruction, and why the search does not know them)
         let pc = path.pc;
         let tag = origin::tag(origin::OPAQUE, pc);
+        let unread = self.unread.clone();
         let named = |kind: char, bits: u32| {
+            if kind == origin::FLOAT || kind == origin::OPAQUE {
+                unread.borrow_mut().insert(pc);
+            }
             BV::fresh_const(&origin::tag(kind, pc), 64).bvand(lit(mask_u64(bits)))
         };
         let fresh = |bits: u32| named(origin::OPAQUE, bits);
@@ -1311,7 +1337,11 @@ impl Search<'_> {
                 float_c,
             } => {
                 let v = if *float_c {
-                    fresh(u32::from(*bits))
+                    let ge = crate::fparith::f32_at_least_zero(&self.value(path, *c));
+                    mask64(
+                        &ge.ite(&self.value(path, *a), &self.value(path, *b)),
+                        u32::from(*bits),
+                    )
                 } else {
                     let cv = low(&self.value(path, *c), 32);
                     let ge = cv.bvsge(BV::from_u64(0, 32));
@@ -1342,18 +1372,25 @@ impl Search<'_> {
                 reg_bits,
             } => {
                 let v = match (conv.as_ref(), srcs.first()) {
-                    (ptx_semantics::cvt::Conversion::Cvt(c), Some(src)) if !c.mods.sat => {
+                    (ptx_semantics::cvt::Conversion::Cvt(c), Some(src)) => {
+                        use ptx_semantics::cvt::format::Format;
+                        let x = self.value(path, *src);
                         match (c.src, c.dst) {
-                            (
-                                ptx_semantics::cvt::format::Format::Int(from),
-                                ptx_semantics::cvt::format::Format::Int(to),
-                            ) => {
-                                let x = widen(&self.value(path, *src), from.bits, 64, from.signed);
+                            (Format::Int(from), Format::Int(to)) if !c.mods.sat => {
+                                let x = widen(&x, from.bits, 64, from.signed);
                                 let r = low(&x, to.bits);
                                 let reg = u32::from(*reg_bits).max(to.bits).min(64);
                                 mask64(&widen(&zext64(&r), to.bits, reg, to.signed), reg)
                             }
-                            _ => fresh(64),
+                            (Format::Int(_), Format::Int(_)) => fresh(64),
+                            _ if self.too_deep(std::slice::from_ref(&x)) => {
+                                named(origin::FLOAT, 64)
+                            }
+                            _ => {
+                                let open = |bits: u32| named(origin::OPEN, bits);
+                                crate::fparith::cvt(c, &x, u32::from(*reg_bits), &open)
+                                    .unwrap_or_else(|| fresh(64))
+                            }
                         }
                     }
                     _ => fresh(64),
@@ -1490,6 +1527,12 @@ impl Search<'_> {
                             .map_or_else(|| lit(0), |s| self.value(path, *s))
                     })
                     .collect();
+                if is_float_arith(&a.op) && self.too_deep(&srcs) {
+                    if let Some(d) = a.d {
+                        self.set(path, guard, d, named(origin::FLOAT, u32::from(a.bits)));
+                    }
+                    return;
+                }
                 let v = [
                     srcs[0].clone(),
                     srcs[1].clone(),
@@ -1703,6 +1746,69 @@ impl Search<'_> {
         }
         out
     }
+}
+
+/// The most floating-point operations a term may be built from before the
+/// next float instruction gives a fresh value instead (see
+/// [`Search::too_deep`]).
+const FLOAT_OPS: u32 = 4;
+
+/// The forms `fparith.rs` reads as floating-point terms.
+fn is_float_arith(op: &ptx_semantics::sim::arith::Arith) -> bool {
+    use ptx_semantics::sim::arith::Arith;
+    matches!(
+        op,
+        Arith::Float { .. }
+            | Arith::FNeg { .. }
+            | Arith::FAbs { .. }
+            | Arith::FMin { .. }
+            | Arith::FMax { .. }
+            | Arith::MixedFloat { .. }
+    )
+}
+
+/// The floating-point operations (`fp.add` ... `fp.roundToIntegral`, and
+/// integer-to-float conversions) in `t`'s tree, counting shared parts
+/// again, at most [`FLOAT_OPS`]; `memo` keeps each node's count.
+fn float_ops(memo: &mut HashMap<Dynamic, u32>, t: &BV) -> u32 {
+    let root = Dynamic::from_ast(t);
+    let mut stack = vec![(root.clone(), false)];
+    while let Some((n, expanded)) = stack.pop() {
+        if memo.contains_key(&n) {
+            continue;
+        }
+        if !n.is_app() || n.num_children() == 0 {
+            memo.insert(n, 0);
+            continue;
+        }
+        let kids = n.children();
+        if !expanded {
+            stack.push((n, true));
+            stack.extend(kids.into_iter().map(|k| (k, false)));
+            continue;
+        }
+        let name = n.decl().name();
+        let own = u32::from(
+            matches!(
+                name.as_str(),
+                "fp.add"
+                    | "fp.sub"
+                    | "fp.mul"
+                    | "fp.fma"
+                    | "fp.div"
+                    | "fp.sqrt"
+                    | "fp.roundToIntegral"
+                    | "to_fp_unsigned"
+            ) || (name == "to_fp" && kids.len() == 2),
+        );
+        let sum = kids
+            .iter()
+            .map(|k| memo.get(k).copied().unwrap_or(0))
+            .fold(own, u32::saturating_add)
+            .min(FLOAT_OPS);
+        memo.insert(n, sum);
+    }
+    memo.get(&root).copied().unwrap_or(0)
 }
 
 /// One path for two at the same pc: either's condition, and registers

@@ -19,6 +19,9 @@ mod arith_tests;
 pub mod boundary;
 mod exec;
 mod flow;
+mod fparith;
+#[cfg(test)]
+mod fparith_tests;
 mod origin;
 pub mod replay;
 mod slice;
@@ -248,6 +251,10 @@ pub struct Analysis {
     /// Instructions the symbolic executor does not interpret (their
     /// results are unconstrained).
     pub opaque: usize,
+    /// Instructions met on some path whose results the search leaves
+    /// unknown (float forms it has no term for, the approximate forms,
+    /// conversions, video instructions, the unmodelled ones...).
+    pub unread: usize,
 }
 
 impl Analysis {

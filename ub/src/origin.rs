@@ -23,7 +23,8 @@ pub const MBARRIER: char = 'b';
 pub const OTHER_THREAD: char = 's';
 /// The unspecified result of an instruction whose precondition failed.
 pub const UNDEFINED: char = 'r';
-/// A floating-point result (the search keeps float arithmetic opaque).
+/// A floating-point result the search does not interpret: an approximate
+/// form, or one built from more float operations than it follows.
 pub const FLOAT: char = 'f';
 /// A result the spec leaves unspecified (division by zero, `rem` of a
 /// negative number).
@@ -45,7 +46,7 @@ pub fn meaning(kind: char) -> &'static str {
             "what it returns depends on the mbarrier's state, which the search does not keep"
         }
         OTHER_THREAD => "it reads another thread's value",
-        FLOAT => "its floating-point result is not interpreted by the search",
+        FLOAT => "its floating-point result is not interpreted by the search (an approximate form, or more float operations than it follows)",
         OPEN => "the spec leaves its result unspecified here",
         CARRY => "it reads the carry flag before any .cc instruction wrote it",
         _ => "its value is not known to the search",

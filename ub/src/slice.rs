@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use z3::ast::{Ast, Bool, Dynamic};
-use z3::AstKind;
+use z3::{AstKind, SortKind};
 
 /// The unknowns of terms, by number.
 #[derive(Default)]
@@ -46,9 +46,11 @@ impl Slicer {
             }
             let n = t.num_children();
             if n == 0 {
-                if t.kind() == AstKind::App {
+                // rounding modes (`roundTowardZero`) and float numerals
+                // are constants too, but no unknowns
+                if t.kind() == AstKind::App && t.get_sort().kind() != SortKind::RoundingMode {
                     let name = t.decl().name();
-                    if name != "true" && name != "false" {
+                    if name != "true" && name != "false" && name != "fp.numeral" {
                         let next = self.names.len() as u32;
                         out.push(*self.names.entry(name).or_insert(next));
                     }
@@ -147,5 +149,27 @@ mod tests {
         s.fix(&w.eq(&x));
         let kept = s.slice(&[c1.clone(), c2.clone(), c3.clone()], &asked);
         assert_eq!(kept, vec![c1, c2, c3]);
+    }
+
+    /// Float terms share rounding modes and float numerals, which are no
+    /// unknowns: two conditions on floats of different parameters stay
+    /// apart.
+    #[test]
+    fn rounding_modes_connect_nothing() {
+        use z3::ast::{Float, RoundingMode};
+        let rm = RoundingMode::round_towards_zero();
+        let f = |name: &str| {
+            let x = Float::new_const(name, 8, 24);
+            x.add_with_rounding_mode(Float::from_f32(1.5), &rm)
+                .lt(Float::from_f32(2.0))
+        };
+        let (cp, cq) = (f("p"), f("q"));
+        let mut s = Slicer::default();
+        let asked = std::slice::from_ref(&cq);
+        assert_eq!(
+            s.slice(std::slice::from_ref(&cp), asked),
+            Vec::<Bool>::new()
+        );
+        assert_eq!(s.slice(&[cp.clone(), cq.clone()], asked), vec![cq.clone()]);
     }
 }

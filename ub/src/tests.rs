@@ -385,3 +385,84 @@ join:
         Some(Replay::Confirmed)
     ));
 }
+
+/// A shared index computed in floating point: `cvt.rzi.s32.f32` of `x +
+/// 0.5` (PTX ISA 9.7.3.3, 9.7.9.21), scaled and added to the generic
+/// address of a 64-element array. Unguarded, some `x` puts the address
+/// outside the executing CTA's shared window ("the resulting address is
+/// undefined in cases where the generic address does not fall within the
+/// address window", 9.7.9.20): a witness, which the replay confirms, and
+/// which depends on no float the search left unknown (it follows the float
+/// arithmetic).
+/// Guarded by `0 <= x + 0.5 < 64` (`setp.lt.f32`, then `setp.ge.and.f32`;
+/// a NaN fails both), the index is 0 to 63: proved.
+#[test]
+fn a_float_index_is_followed() {
+    let kernel = |guard: &str| {
+        let body = format!(
+            "
+    .reg .pred %p<3>;
+    .reg .f32 %f<3>;
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<5>;
+    .shared .align 4 .f32 buf[64];
+    ld.param.f32 %f1, [x];
+    add.f32 %f2, %f1, 0f3F000000;
+    {guard}
+    cvt.rzi.s32.f32 %r1, %f2;
+    mul.wide.s32 %rd1, %r1, 4;
+    cvta.shared.u64 %rd2, buf;
+    add.s64 %rd3, %rd2, %rd1;
+    cvta.to.shared.u64 %rd4, %rd3;
+    st.shared.f32 [%rd4], %f1;
+DONE:
+    ret;"
+        );
+        module(&body, ".param .f32 x")
+    };
+    let open = kernel("");
+    let a = run(&open, &Options::default());
+    assert_eq!(a.unknowns(), 0, "{a:?}");
+    let f = a
+        .findings
+        .iter()
+        .find(|f| f.instruction.starts_with("cvta.to.shared"))
+        .expect("the conversion is asked");
+    let Verdict::Witness(w) = &f.verdict else {
+        panic!("{f:?}");
+    };
+    // (a NaN sum's open payload is in the terms, not a float the search
+    // left unknown)
+    assert!(
+        w.depends_on
+            .iter()
+            .all(|d| d.why == crate::origin::meaning(crate::origin::OPEN)),
+        "{w:?}"
+    );
+    // the witness's x, read back as the model reads it, gives an index
+    // outside the array
+    let x = u64::from_str_radix(w.params[0].1.trim_start_matches("0x"), 16).unwrap() as u32;
+    let idx = (f32::from_bits(x) + 0.5).trunc();
+    assert!(!(0.0..64.0).contains(&idx), "{x:#x} {idx}");
+    let r = replay::replay(&open, "k", &Options::default(), f);
+    assert!(matches!(r, Some(Replay::Confirmed)), "{r:?} {f:?}");
+
+    let guarded = kernel(
+        "setp.lt.f32 %p1, %f2, 0f42800000;
+    setp.ge.and.f32 %p2, %f2, 0f00000000, %p1;
+    @!%p2 bra DONE;",
+    );
+    // (the proof takes Z3 about 0.4 s alone; tests run side by side)
+    let patient = Options {
+        timeout_ms: 30_000,
+        budget_ms: 60_000,
+        ..Options::default()
+    };
+    let a = run(&guarded, &patient);
+    assert_eq!(a.unknowns(), 0, "{a:?}");
+    assert!(a.witnesses() == 0, "{a:?}");
+    assert!(
+        matches!(verdicts(&a, "cvta.to.shared")[..], [Verdict::CannotHappen]),
+        "{a:?}"
+    );
+}
