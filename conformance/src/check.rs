@@ -12,8 +12,10 @@ use std::process::ExitCode;
 ///
 /// Every instruction of section 9.7.9 is checked for its qualifier
 /// combination, operand count, operand kinds and register types, and the PTX
-/// ISA version and target it needs. Instructions outside 9.7.9 are parsed but
-/// only their opcode is checked. The PTX version and target come from the
+/// ISA version and target it needs. The arithmetic, comparison and logic
+/// instructions of PTX ISA 9.7.1-9.7.7 are checked the same way (their own
+/// catalogue); other instructions outside 9.7.9 are parsed and their opcode
+/// and operand names checked. The PTX version and target come from the
 /// module's `.version` and `.target` unless overridden (`--ptx`,
 /// `--override-target`); `--target` names the architecture to compile for,
 /// as ptxas -arch does.

@@ -800,6 +800,31 @@ impl<'c> Checker<'c> {
         self.globals.get(name).copied()
     }
 
+    /// `vote` without `.sync` (PTX ISA 9.7.13.x, "vote (deprecated)"):
+    /// deprecated in PTX ISA 6.0 in favour of `vote.sync`, and not supported
+    /// from PTX ISA 6.4 for `.target sm_70` and higher, as for `shfl`
+    /// (ptxas 13.0: "Instruction 'vote' without '.sync' is not supported on
+    /// .target sm_70 and higher from PTX ISA version 6.4"; met in a
+    /// real-world file, corpus/realworld).
+    fn vote_without_sync(&mut self, ins: &Instruction) {
+        if ins.opcode != "vote" || ins.quals.iter().any(|q| q == ".sync") {
+            return;
+        }
+        let (Some(v), Some(t)) = (self.ptx, self.target) else {
+            return;
+        };
+        if v >= PtxVersion::new(6, 4) && t.number >= 70 {
+            self.diag(
+                ins.opcode_span,
+                "removed",
+                None,
+                format!(
+                    "`vote` without `.sync` is not supported from PTX ISA 6.4 on `.target sm_70` or higher (the module: PTX ISA {v}, {t}); use `vote.sync` with a member mask"
+                ),
+            );
+        }
+    }
+
     fn instruction(&mut self, ins: &Instruction, scope: &[Scope]) {
         if let Some(g) = &ins.guard {
             match self.lookup(&g.pred, scope) {
@@ -831,6 +856,7 @@ impl<'c> Checker<'c> {
                     format!("unknown instruction `{}`", ins.opcode),
                 );
             } else {
+                self.vote_without_sync(ins);
                 for op in &ins.operands {
                     self.names_declared(op, scope);
                 }

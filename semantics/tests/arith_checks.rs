@@ -216,3 +216,24 @@ fn located_messages_for_the_issue_examples() {
         let _ = accepted("sm_90", "8.0", instr);
     }
 }
+
+/// `vote` without `.sync`: not supported from PTX ISA 6.4 on `.target
+/// sm_70` or higher (ptxas 13.0's message on a real-world file, see
+/// corpus/realworld); older versions or targets, and `vote.sync`, pass.
+#[test]
+fn vote_without_sync_is_refused_where_ptxas_refuses_it() {
+    let vote = "vote.ballot.b32 %t_b32_0, %t_pred_0";
+    let err = accepted("sm_70", "7.0", vote).unwrap_err();
+    assert!(err.contains("`vote` without `.sync`"), "{err}");
+    assert!(accepted("sm_90", "8.0", vote).is_err());
+    assert_eq!(accepted("sm_60", "6.3", vote), Ok(()));
+    assert_eq!(accepted("sm_70", "6.3", vote), Ok(()));
+    assert_eq!(
+        accepted(
+            "sm_90",
+            "8.0",
+            "vote.sync.ballot.b32 %t_b32_0, %t_pred_0, 0xffffffff"
+        ),
+        Ok(())
+    );
+}
