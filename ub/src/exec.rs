@@ -1335,9 +1335,10 @@ impl Search<'_> {
                 c,
                 bits,
                 float_c,
+                ftz,
             } => {
                 let v = if *float_c {
-                    let ge = crate::fparith::f32_at_least_zero(&self.value(path, *c));
+                    let ge = crate::fparith::f32_at_least_zero(&self.value(path, *c), *ftz);
                     mask64(
                         &ge.ite(&self.value(path, *a), &self.value(path, *b)),
                         u32::from(*bits),

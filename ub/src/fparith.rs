@@ -682,13 +682,13 @@ fn float_to_float(
 
 /// `slct.dtype.f32 d, a, b, c` (PTX ISA 9.7.7.4): "`d = (c >= 0) ? a :
 /// b;`", "If operand c is NaN, the comparison is unordered and operand b
-/// is selected": whether `c >= 0.0` (true for -0.0). As the simulator's
-/// `Op::Slct`, which has no `.ftz` (a negative subnormal selects `b`).
-pub fn f32_at_least_zero(c: &BV) -> Bool {
+/// is selected": whether `c >= 0.0` (true for -0.0); with `.ftz`
+/// ("flushes subnormal values of operand c to sign-preserving zero") a
+/// negative subnormal counts as -0.0 too (`arith::video::slct`).
+pub fn f32_at_least_zero(c: &BV, ftz: bool) -> Bool {
     let x = low(c, 32);
-    let zero = x
-        .bvand(BV::from_u64(0x7fff_ffff, 32))
-        .eq(BV::from_u64(0, 32));
+    let magnitude = if ftz { 0x7f80_0000 } else { 0x7fff_ffff };
+    let zero = x.bvand(BV::from_u64(magnitude, 32)).eq(BV::from_u64(0, 32));
     Bool::and(&[
         is_nan(&F32, &x).not(),
         Bool::or(&[is_negative(&F32, &x).not(), zero]),

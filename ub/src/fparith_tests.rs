@@ -651,8 +651,8 @@ fn float_to_float_terms_agree_with_the_model() {
     assert!(n > 20_000, "{n}");
 }
 
-/// `slct` with a float `c` against the model's `video::slct`: `-0.0`
-/// selects `a`, a NaN `b`.
+/// `slct{.ftz}` with a float `c` against the model's `video::slct`: `-0.0`
+/// (and with `.ftz` a negative subnormal) selects `a`, a NaN `b`.
 #[test]
 fn slct_on_a_float_agrees_with_the_model() {
     let mut rng = Rng(11);
@@ -661,10 +661,12 @@ fn slct_on_a_float_agrees_with_the_model() {
         inputs.push(rng.next() & 0xffff_ffff);
     }
     for c in inputs {
-        let want = ptx_semantics::arith::video::slct(true, false, 1, 2, c as u32) == 1;
-        let got = crate::fparith::f32_at_least_zero(&BV::from_u64(c, 64))
-            .simplify()
-            .as_bool();
-        assert_eq!(got, Some(want), "{c:#x}");
+        for ftz in [false, true] {
+            let want = ptx_semantics::arith::video::slct(true, ftz, 1, 2, c as u32) == 1;
+            let got = crate::fparith::f32_at_least_zero(&BV::from_u64(c, 64), ftz)
+                .simplify()
+                .as_bool();
+            assert_eq!(got, Some(want), "{c:#x} ftz {ftz}");
+        }
     }
 }

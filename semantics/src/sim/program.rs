@@ -319,6 +319,8 @@ pub enum Op {
         c: Src,
         bits: u16,
         float_c: bool,
+        /// `slct.ftz`: a subnormal `c` counts as a zero of its sign.
+        ftz: bool,
     },
     Pred {
         op: BoolOp,

@@ -203,8 +203,11 @@ impl Decoder<'_> {
                 })
             }
             "slct" => {
-                let dq = ins.quals.first().cloned().unwrap_or_default();
-                let cq = ins.quals.get(1).cloned().unwrap_or_default();
+                // `slct{.ftz}.dtype.ctype`: the types after the modifier
+                let ftz = ins.quals.iter().any(|q| q == ".ftz");
+                let types: Vec<&String> = ins.quals.iter().filter(|q| *q != ".ftz").collect();
+                let dq = types.first().map(|q| q.to_string()).unwrap_or_default();
+                let cq = types.get(1).map(|q| q.to_string()).unwrap_or_default();
                 let bits = ptx_type(&dq).map_or(32, |t| t.bits as u16);
                 Ok(Op::Slct {
                     d: self.dest_at(ins, 0)?,
@@ -213,6 +216,7 @@ impl Decoder<'_> {
                     c: self.src_at(ins, 3, &cq)?,
                     bits,
                     float_c: cq == ".f32",
+                    ftz,
                 })
             }
             "bra" => {

@@ -54,10 +54,7 @@ const BAR_RED_MIXED: Undefined = Undefined::behaviour(
     "9.7.13.1",
     "barrier{.cta}.red should not be intermixed with barrier{.cta}.sync or barrier{.cta}.arrive using the same active barrier. Execution in this case is unpredictable",
 );
-const WARPSYNC_MASK: Undefined = Undefined::behaviour(
-    "9.7.13.2",
-    "The behavior of bar.warp.sync is undefined if the executing thread is not in the membermask",
-);
+const WARPSYNC_MASK: Undefined = table::BAR_WARP_SYNC_MEMBER.undefined();
 const FLOAT_ORDER: Undefined = Undefined::result(
     "9.7.9.14",
     "multimem.ld_reduce reduces the values of all the memory locations, in an order the spec does not give: a floating-point sum over more than two locations may round differently",

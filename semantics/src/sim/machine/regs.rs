@@ -457,16 +457,17 @@ pub(crate) fn register_op(wp: &mut Warp, cx: &Ctx, op: &Op, exec: u32) -> bool {
             c,
             bits,
             float_c,
+            ftz,
         } => {
             let m = mask(u32::from(bits));
             for l in lanes(exec) {
-                let cv = rd(wp, cx, c, l);
-                let ge = if float_c {
-                    f32::from_bits(cv as u32) >= 0.0
+                let cv = rd(wp, cx, c, l) as u32;
+                // the model's meaning (`arith::video::slct`), read as a choice
+                let pick = if crate::arith::video::slct(float_c, ftz, 1, 0, cv) == 1 {
+                    a
                 } else {
-                    cv as u32 as i32 >= 0
+                    b
                 };
-                let pick = if ge { a } else { b };
                 let sh = if us(wp, c, l) != 0 {
                     m
                 } else {
