@@ -550,11 +550,21 @@ fn packed_half_setp_writes_each_lane_to_its_own_predicate() {
 /// `slct{.ftz}.u32.f32` (PTX ISA 9.7.7.4): "d = (c >= 0) ? a : b"; NaN
 /// selects b; `.ftz` flushes a subnormal c to sign-preserving zero, so a
 /// negative subnormal selects a with `.ftz` and b without; -0.0 selects a
-/// either way.
+/// either way. An H100 gave these sixteen values too (2026-11-27, `c` loaded
+/// from memory, ptxas 13.0).
 #[test]
 fn slct_reads_c_as_a_float_with_and_without_ftz() {
     let mut body = String::new();
-    let cs = ["0f80000001", "0f80000000", "0fBF800000", "0f7FC00000", "0f00000001"];
+    let cs = [
+        "0f80000001",
+        "0f80000000",
+        "0fBF800000",
+        "0f7FC00000",
+        "0f00000001",
+        "0f807FFFFF",
+        "0f00800000",
+        "0f80800000",
+    ];
     for (k, c) in cs.iter().enumerate() {
         body.push_str(&format!(
             "\tslct.u32.f32 %r1, 1, 2, {c};\n\tst.global.u32 [%rd1+{}], %r1;\n\
@@ -563,5 +573,8 @@ fn slct_reads_c_as_a_float_with_and_without_ftz() {
             8 * k + 4
         ));
     }
-    assert_eq!(words(&body, 10), [2, 1, 1, 1, 2, 2, 2, 2, 1, 1]);
+    assert_eq!(
+        words(&body, 16),
+        [2, 1, 1, 1, 2, 2, 2, 2, 1, 1, 2, 1, 1, 1, 2, 2]
+    );
 }
