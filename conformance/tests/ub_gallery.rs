@@ -75,6 +75,9 @@ const GALLERY: &[(&str, &[(u64, &str)])] = &[
         "atom_generic_local.ptx",
         &[(22, "atom.generic.global-or-shared")],
     ),
+    // float arithmetic read exactly (Z3's floating-point terms)
+    ("float_index_unguarded.ptx", &[(21, "cvta.to.shared::cta")]),
+    ("float_index_guarded.ptx", &[]),
 ];
 
 /// (line, precondition) pairs that must have a witness.
