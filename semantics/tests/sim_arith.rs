@@ -578,3 +578,36 @@ fn slct_reads_c_as_a_float_with_and_without_ftz() {
         [2, 1, 1, 1, 2, 2, 2, 2, 1, 1, 2, 1, 1, 1, 2, 2]
     );
 }
+
+/// Memory keeps unspecified bits bit by bit: a NaN result whose sign and
+/// payload the spec leaves open, stored, loaded back and stored again,
+/// keeps its exponent bits defined (all ones) through memory; the buffer
+/// marks only the open bits.
+#[test]
+fn a_stored_nan_keeps_its_defined_bits() {
+    let body = "\tadd.f32 %f1, 0f7FC00000, 0f3F800000;\n\
+                \tst.global.f32 [%rd1+4], %f1;\n\
+                \tld.global.f32 %f2, [%rd1+4];\n\
+                \tst.global.f32 [%rd1], %f2;";
+    let o = run(body, 8);
+    assert!(o.reports.is_empty(), "{:?}", o.reports);
+    let b = &o.buffers[0];
+    for at in [0, 4] {
+        let bits = u32::from_le_bytes(b.unspecified_bits[at..at + 4].try_into().unwrap());
+        let v = u32::from_le_bytes(b.bytes[at..at + 4].try_into().unwrap());
+        assert_eq!(bits & 0x7f80_0000, 0, "{at}: {bits:#x}");
+        assert_eq!(v & 0x7f80_0000, 0x7f80_0000, "{at}: {v:#x}");
+        assert_ne!(bits, 0, "{at}: the payload is open");
+    }
+    // the copy is the original, bits and marks
+    assert_eq!(b.bytes[..4], b.bytes[4..]);
+    assert_eq!(b.unspecified_bits[..4], b.unspecified_bits[4..]);
+    // the byte-wide marks say which bytes have open bits
+    assert_eq!(
+        b.unspecified,
+        b.unspecified_bits
+            .iter()
+            .map(|&m| u8::from(m != 0))
+            .collect::<Vec<_>>()
+    );
+}

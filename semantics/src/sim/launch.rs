@@ -187,9 +187,31 @@ pub struct Report {
 pub struct BufferOut {
     pub addr: u64,
     pub bytes: Vec<u8>,
-    /// 1 for each byte whose value the spec leaves unspecified; empty when
-    /// every byte is determinate.
+    /// 1 for each byte whose value the spec leaves unspecified (wholly or
+    /// in part); empty when every byte is determinate.
     pub unspecified: Vec<u8>,
+    /// For each byte, the mask of its bits the spec leaves unspecified (a
+    /// NaN's payload bits, the bits two racing stores differ in); empty
+    /// when every byte is determinate.
+    pub unspecified_bits: Vec<u8>,
+}
+
+impl BufferOut {
+    /// A buffer from its bytes and its shadow (the unspecified bits of
+    /// each byte).
+    pub(crate) fn from_shadow(addr: u64, bytes: Vec<u8>, shadow: Vec<u8>) -> BufferOut {
+        let (unspecified, unspecified_bits) = if shadow.iter().all(|&m| m == 0) {
+            (Vec::new(), Vec::new())
+        } else {
+            (shadow.iter().map(|&m| u8::from(m != 0)).collect(), shadow)
+        };
+        BufferOut {
+            addr,
+            bytes,
+            unspecified,
+            unspecified_bits,
+        }
+    }
 }
 
 /// What a run produced.

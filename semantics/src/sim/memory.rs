@@ -146,6 +146,6 @@ impl Global {
             r.shadow = vec![0; r.bytes.len()];
         }
         let end = (off + len).min(r.shadow.len());
-        r.shadow[off.min(end)..end].iter_mut().for_each(|b| *b = 1);
+        r.shadow[off.min(end)..end].fill(0xff);
     }
 }

@@ -242,7 +242,7 @@ impl Machine<'_> {
         let local = self.local[flo..fhi].to_vec();
         let local_shadow = self.local_shadow[flo..fhi].to_vec();
         // a fresh frame's variables have no value yet
-        self.local_shadow[flo..fhi].fill(1);
+        self.local_shadow[flo..fhi].fill(0xff);
         self.warps[w].frames[l].push(Frame {
             call_pc: pc,
             func: k as u32,

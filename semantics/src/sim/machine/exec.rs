@@ -841,8 +841,8 @@ impl Machine<'_> {
         (le(bytes), shadow_mask(shadow))
     }
 
-    /// Writes the low `n <= 8` bytes of `v`; a byte with unspecified bits
-    /// becomes indeterminate.
+    /// Writes the low `n <= 8` bytes of `v`, and its unspecified bits into
+    /// the shadow (a mask per byte).
     #[inline(always)]
     fn write_at(&mut self, loc: Loc, k: usize, n: usize, v: u64, sh: u64) -> Result<(), Undefined> {
         let (bytes, shadow): (&mut [u8], Option<&mut [u8]>) = match loc {
@@ -876,7 +876,7 @@ impl Machine<'_> {
         super::fastmem::put(bytes, v);
         if let Some(s) = shadow {
             for (b, x) in s.iter_mut().enumerate() {
-                *x = u8::from((sh >> (8 * b)) & 0xff != 0);
+                *x = (sh >> (8 * b)) as u8;
             }
         }
         Ok(())
@@ -1552,17 +1552,12 @@ fn le(b: &[u8]) -> u64 {
     }
 }
 
-/// The unspecified bits of at most 8 bytes whose shadow is given (1 =
-/// indeterminate; empty: all determinate).
+/// The unspecified bits of at most 8 bytes whose shadow is given (each
+/// shadow byte the mask of its byte's unspecified bits; empty: all
+/// determinate).
 #[inline(always)]
 fn shadow_mask(s: &[u8]) -> u64 {
-    if s.iter().all(|&x| x == 0) {
-        return 0;
-    }
-    s.iter().enumerate().take(8).fold(
-        0u64,
-        |m, (k, &x)| if x != 0 { m | (0xffu64 << (8 * k)) } else { m },
-    )
+    le(s)
 }
 
 /// Why a lane stops.

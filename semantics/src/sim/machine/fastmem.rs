@@ -245,16 +245,9 @@ impl Machine<'_> {
                     let mut v = le(&bytes[k * size..(k + 1) * size]);
                     let mut sh = 0u64;
                     if !shadow.is_empty() {
-                        // one byte per shadow byte: 0 or 1, so the bytes
-                        // read as a number are 0 when all are determinate
-                        let s = &shadow[k * size..(k + 1) * size];
-                        if le(s) != 0 {
-                            for (b, &x) in s.iter().enumerate() {
-                                if x != 0 {
-                                    sh |= 0xff << (8 * b);
-                                }
-                            }
-                        }
+                        // a shadow byte is the mask of its byte's
+                        // unspecified bits
+                        sh = le(&shadow[k * size..(k + 1) * size]);
                     }
                     let reg_bits = u32::from(acc.reg_bits[k]);
                     // "The value loaded is sign-extended to the destination

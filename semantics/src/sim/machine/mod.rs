@@ -416,7 +416,7 @@ impl Machine<'_> {
                 shared: vec![0; shared_len],
                 // "shared variables ... have no initial value": every byte
                 // is indeterminate until written
-                shadow: vec![1; shared_len],
+                shadow: vec![0xff; shared_len],
                 bar_arrived: [0; BARRIERS],
                 bar_expected: [0; BARRIERS],
                 bar_gen: [0; BARRIERS],
@@ -462,7 +462,7 @@ impl Machine<'_> {
         let frames =
             (self.prog.local_bytes * u64::from(s.threads) * u64::from(s.cluster_size)) as usize;
         self.local = vec![0; frames];
-        self.local_shadow = vec![1; frames];
+        self.local_shadow = vec![0xff; frames];
     }
 
     fn run_cluster(&mut self) {

@@ -267,16 +267,12 @@ pub(super) fn outputs(
                 .iter_mut()
                 .find(|r| r.base == *addr && r.arg.is_none() && r.bytes.len() == bytes.len())
             {
-                Some(r) => BufferOut {
-                    addr: *addr,
-                    bytes: std::mem::take(&mut r.bytes),
-                    unspecified: std::mem::take(&mut r.shadow),
-                },
-                None => BufferOut {
-                    addr: *addr,
-                    bytes: bytes.clone(),
-                    unspecified: Vec::new(),
-                },
+                Some(r) => BufferOut::from_shadow(
+                    *addr,
+                    std::mem::take(&mut r.bytes),
+                    std::mem::take(&mut r.shadow),
+                ),
+                None => BufferOut::from_shadow(*addr, bytes.clone(), Vec::new()),
             }
         })
         .collect();
@@ -287,11 +283,11 @@ pub(super) fn outputs(
             .iter_mut()
             .find(|r| r.base == addr && r.arg.is_some())
         {
-            buffers.push(BufferOut {
+            buffers.push(BufferOut::from_shadow(
                 addr,
-                bytes: std::mem::take(&mut r.bytes),
-                unspecified: std::mem::take(&mut r.shadow),
-            });
+                std::mem::take(&mut r.bytes),
+                std::mem::take(&mut r.shadow),
+            ));
         }
     }
     (buffers, memory)

@@ -413,9 +413,9 @@ impl Machine<'_> {
         }
     }
 
-    /// After a racing write: the racing bytes (`racing`, bit per byte)
-    /// whose value changed from `old` become indeterminate; whether any
-    /// did.
+    /// After a racing write: the bits of the racing bytes (`racing`, bit
+    /// per byte) in which the value changed from `old` become unspecified;
+    /// whether any did.
     pub(super) fn settle_race(&mut self, loc: super::exec::Loc, racing: u64, old: &[u8]) -> bool {
         use super::exec::Loc;
         let new = self.bytes_now(loc, old.len());
@@ -426,8 +426,12 @@ impl Machine<'_> {
             }
             any = true;
             match loc {
-                Loc::Global(i, off) => self.global.make_indeterminate(i, off + b, 1),
-                Loc::Shared(c, off) => self.ctas[c].shadow[off + b] = 1,
+                Loc::Global(i, off) => {
+                    self.global.make_indeterminate(i, 0, 0);
+                    self.global.note_write(i, off + b, 1);
+                    self.global.regions[i].shadow[off + b] |= x ^ y;
+                }
+                Loc::Shared(c, off) => self.ctas[c].shadow[off + b] |= x ^ y,
                 _ => {}
             }
         }

@@ -298,7 +298,7 @@ impl Machine<'_> {
                 self.record_mbar_init(w, l, key);
                 // the object's bytes are the implementation's
                 let cta = &mut self.ctas[key.0];
-                cta.shadow[key.1..key.1 + 8].fill(1);
+                cta.shadow[key.1..key.1 + 8].fill(0xff);
             }
             AsyncInstr::MbarInval { addr, space } => {
                 let key = self.mbar_at(w, l, addr, space, MbarOp::Inval, 0)?;
@@ -455,7 +455,7 @@ impl Machine<'_> {
                     let (v, sv) = self.val(w, s, l);
                     for b in 0..usize::from(elem) {
                         data.push((v >> (8 * b)) as u8);
-                        shadow.push(u8::from((sv >> (8 * b)) & 0xff != 0));
+                        shadow.push((sv >> (8 * b)) as u8);
                     }
                 }
                 let kind = Kind::Move {
@@ -885,7 +885,7 @@ impl Machine<'_> {
                 if shadow.is_empty() {
                     shadow.resize(n, 0);
                 }
-                shadow[lo..hi].fill(1);
+                shadow[lo..hi].fill(0xff);
                 hit = true;
             }
         }
@@ -919,7 +919,7 @@ impl Machine<'_> {
                 for k in 0..n {
                     let (v, sh) = self.read_at(loc, k, 1);
                     data[k] = v as u8;
-                    shadow[k] = u8::from(sh != 0);
+                    shadow[k] = sh as u8;
                 }
                 return;
             }

@@ -597,7 +597,7 @@ impl Machine<'_> {
                 None => match Self::tensor_tile(op, &read) {
                     Ok(t) => t.bytes,
                     // checked when issued; memory does not move
-                    Err(_) => return (vec![0; op.extent], vec![1; op.extent], false),
+                    Err(_) => return (vec![0; op.extent], vec![0xff; op.extent], false),
                 },
             };
             let unfenced = &self.asy.unfenced;
@@ -613,7 +613,7 @@ impl Machine<'_> {
                     .iter()
                     .any(|&(loc, n)| matches!(loc, Loc::Global(i, o) if marked(i, o, n)));
             let shadow = if poisoned || op.stale_map {
-                vec![1; op.extent]
+                vec![0xff; op.extent]
             } else if any {
                 // the same box over the marks: which bytes came from
                 // unspecified or unfenced ones (whole elements for tf32,
@@ -631,19 +631,23 @@ impl Machine<'_> {
                     Some(
                         (0..n)
                             .map(|k| {
-                                let sh = !r.shadow.is_empty() && r.shadow[o + k] != 0;
-                                u8::from(sh || unfenced.contains(&(0, i, (o + k) / 16)))
+                                let sh = r.shadow.get(o + k).copied().unwrap_or(0);
+                                if unfenced.contains(&(0, i, (o + k) / 16)) {
+                                    0xff
+                                } else {
+                                    sh
+                                }
                             })
                             .collect(),
                     )
                 };
                 let mut s = Self::tensor_tile(&m, &marks)
                     .map(|t| t.bytes)
-                    .unwrap_or_else(|_| vec![1; op.extent]);
+                    .unwrap_or_else(|_| vec![0xff; op.extent]);
                 if tf32 {
                     for e in s.chunks_mut(4) {
                         if e.iter().any(|&b| b != 0) {
-                            e.fill(1);
+                            e.fill(0xff);
                         }
                     }
                 }
@@ -657,7 +661,7 @@ impl Machine<'_> {
         let mut shadow = Vec::new();
         self.read_slice(op.shared[0], &mut data, &mut shadow);
         if poisoned || op.stale_map {
-            shadow = vec![1; op.extent];
+            shadow = vec![0xff; op.extent];
         }
         // shared bytes written through the generic proxy with no
         // fence.proxy.async since
@@ -671,7 +675,7 @@ impl Machine<'_> {
                     }
                     let lo = (g * 16).max(off) - off;
                     let hi = ((g + 1) * 16).min(off + op.extent) - off;
-                    shadow[lo..hi].fill(1);
+                    shadow[lo..hi].fill(0xff);
                 }
             }
         }
