@@ -9,6 +9,7 @@
 
 use crate::config::{self, Config};
 use crate::device;
+use crate::fatbin;
 use crate::launch::Request;
 use crate::module::{self, Function};
 use crate::state::{self, Event, Stream};
@@ -78,7 +79,11 @@ pub unsafe extern "C" fn cuInit(flags: c_uint) -> CUresult {
 
 #[no_mangle]
 pub unsafe extern "C" fn cuDriverGetVersion(version: *mut c_int) -> CUresult {
-    guard(|| put(version, crate::DRIVER_VERSION))
+    guard(|| {
+        let v = state::with(|d| Ok(d.config.driver_version))
+            .unwrap_or_else(|_| config::driver_version_from_env());
+        put(version, v)
+    })
 }
 
 #[no_mangle]
@@ -388,16 +393,15 @@ pub unsafe extern "C" fn cuCtxGetFlags(flags: *mut c_uint) -> CUresult {
 
 // ---- modules and functions ----
 
-/// Loads `image`: NUL-terminated PTX text. A cubin (ELF) or a fat binary is
-/// `CUDA_ERROR_NOT_SUPPORTED` (not yet read).
-unsafe fn load_module(
-    module: *mut Handle,
-    image: *const c_void,
-    log: &mut dyn FnMut(&str),
-) -> Result<(), CUresult> {
-    if module.is_null() || image.is_null() {
-        return Err(CUDA_ERROR_INVALID_VALUE);
-    }
+/// The PTX text in `image`: NUL-terminated PTX text itself, a fat binary
+/// (magic 0xba55ed50) or the wrapper `__cudaRegisterFatBinary` passes
+/// (magic 0x466243b1, version, pointer to the fat binary), whose PTX entry
+/// for the device it takes (`fatbin::device_ptx`). A fat binary's size is
+/// read from its header, as the driver does: the host's bytes are trusted
+/// to be that long. A cubin, or a fat binary with no PTX for the device, is
+/// `CUDA_ERROR_NO_BINARY_FOR_GPU` (the library runs PTX only); sizes and
+/// offsets that do not hold together are `CUDA_ERROR_INVALID_IMAGE`.
+unsafe fn image_text(image: *const c_void, log: &mut dyn FnMut(&str)) -> Result<String, CUresult> {
     // the first four bytes, read no further than a NUL (text may be
     // shorter than four bytes)
     let mut head = [0u8; 4];
@@ -408,17 +412,60 @@ unsafe fn load_module(
         }
     }
     let magic = u32::from_le_bytes(head);
-    // ELF, a fat binary (0xba55ed50) and its wrapper (0x466243b1)
-    if &head == b"\x7fELF" || magic == 0xba55_ed50 || magic == 0x4662_43b1 {
-        log("ptx-libcuda: cubin and fat binary images are not supported; load PTX text");
-        return Err(CUDA_ERROR_NOT_SUPPORTED);
+    if &head == b"\x7fELF" {
+        log("ptx-libcuda: the image is a cubin (ELF); this library runs PTX only");
+        return Err(CUDA_ERROR_NO_BINARY_FOR_GPU);
     }
-    let src = CStr::from_ptr(image.cast::<c_char>())
-        .to_str()
-        .map_err(|_| CUDA_ERROR_INVALID_IMAGE)?;
-    let h = state::with(|d| {
+    let fat = match magic {
+        fatbin::WRAPPER_MAGIC => {
+            let data = image
+                .cast::<u8>()
+                .add(8)
+                .cast::<*const u8>()
+                .read_unaligned();
+            if data.is_null() {
+                log("ptx-libcuda: invalid fat binary: the wrapper points nowhere");
+                return Err(CUDA_ERROR_INVALID_IMAGE);
+            }
+            data
+        }
+        fatbin::FATBIN_MAGIC => image.cast::<u8>(),
+        _ => {
+            return CStr::from_ptr(image.cast::<c_char>())
+                .to_str()
+                .map(str::to_string)
+                .map_err(|_| CUDA_ERROR_INVALID_IMAGE)
+        }
+    };
+    let header = std::slice::from_raw_parts(fat, fatbin::HEADER_SIZE);
+    let Some(total) = fatbin::total_size(header).filter(|&t| t <= 1 << 30) else {
+        log("ptx-libcuda: invalid fat binary: no fat binary magic, or a size past 1 GiB");
+        return Err(CUDA_ERROR_INVALID_IMAGE);
+    };
+    let bytes = std::slice::from_raw_parts(fat, total);
+    fatbin::device_ptx(bytes).map_err(|e| match e {
+        fatbin::FatbinError::Invalid(why) => {
+            log(&why);
+            CUDA_ERROR_INVALID_IMAGE
+        }
+        fatbin::FatbinError::NoPtx(why) => {
+            log(&why);
+            CUDA_ERROR_NO_BINARY_FOR_GPU
+        }
+    })
+}
+
+/// Loads `image` (PTX text, a fat binary or its wrapper: [`image_text`])
+/// into a module of the current context; its handle.
+unsafe fn load_image(image: *const c_void, log: &mut dyn FnMut(&str)) -> Result<u64, CUresult> {
+    if image.is_null() {
+        return Err(CUDA_ERROR_INVALID_VALUE);
+    }
+    state::with(|d| d.usable().map(|_| ()))?;
+    let src = image_text(image, log)?;
+    state::with(|d| {
         let c = d.usable()?;
-        match module::load(c, src) {
+        match module::load(c, &src, config::ptx_isa(d.config.driver_version)) {
             Ok(m) => {
                 let h = d.handle();
                 d.modules.insert(h, m);
@@ -429,7 +476,19 @@ unsafe fn load_module(
                 Err(f.code)
             }
         }
-    })?;
+    })
+}
+
+/// Loads `image` into a module and writes its handle to `module`.
+unsafe fn load_module(
+    module: *mut Handle,
+    image: *const c_void,
+    log: &mut dyn FnMut(&str),
+) -> Result<(), CUresult> {
+    if module.is_null() {
+        return Err(CUDA_ERROR_INVALID_VALUE);
+    }
+    let h = load_image(image, log)?;
     put(module, pointer(h))
 }
 
@@ -501,13 +560,29 @@ pub unsafe extern "C" fn cuModuleLoadDataEx(
     })
 }
 
-/// `cuModuleLoad`: PTX text from a file.
+/// `cuModuleLoad`: PTX text or a fat binary from a file.
 #[no_mangle]
 pub unsafe extern "C" fn cuModuleLoad(module: *mut Handle, fname: *const c_char) -> CUresult {
     guard(|| {
         let path = text(fname)?;
         state::with(|_| Ok(()))?;
         let mut bytes = std::fs::read(path).map_err(|_| CUDA_ERROR_FILE_NOT_FOUND)?;
+        // a fat binary is read as long as its header says: the file must
+        // be that long; a wrapper holds a pointer, which no file can
+        let magic = bytes
+            .get(..4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        let short_fatbin = magic == Some(fatbin::FATBIN_MAGIC)
+            && fatbin::total_size(&bytes).is_none_or(|t| t > bytes.len());
+        if short_fatbin || magic == Some(fatbin::WRAPPER_MAGIC) {
+            state::with(|d| {
+                d.write_report(&format!(
+                    "ptx-libcuda: invalid fat binary in {path}: shorter than its header says, or a wrapper"
+                ));
+                Ok(())
+            })?;
+            return Err(CUDA_ERROR_INVALID_IMAGE);
+        }
         bytes.push(0);
         load_reported(module, bytes.as_ptr().cast())
     })
@@ -516,6 +591,47 @@ pub unsafe extern "C" fn cuModuleLoad(module: *mut Handle, fname: *const c_char)
 #[no_mangle]
 pub unsafe extern "C" fn cuModuleUnload(module: Handle) -> CUresult {
     guard(|| state::with(|d| d.unload(handle(module))))
+}
+
+/// The function of kernel `name` of module `m_h`, prepared for the
+/// simulator the first time it is asked for (`cuModuleGetFunction`,
+/// `cuLibraryGetKernel`).
+fn function_of(d: &mut state::Driver, m_h: u64, name: &str) -> Result<u64, CUresult> {
+    let m = d.modules.get(&m_h).ok_or(CUDA_ERROR_INVALID_HANDLE)?;
+    d.check_context(m.context)?;
+    if let Some(&f) = m.functions.get(name) {
+        return Ok(f);
+    }
+    if !m.entries.iter().any(|e| e == name) {
+        return Err(CUDA_ERROR_NOT_FOUND);
+    }
+    let version = m.ptx_version;
+    let program = match m.prepare(name) {
+        Ok(p) => p,
+        Err(e) => {
+            d.write_report(&format!(
+                "ptx-libcuda: kernel `{name}` cannot run on the simulator: {e}"
+            ));
+            return Err(CUDA_ERROR_NOT_SUPPORTED);
+        }
+    };
+    let f = d.handle();
+    d.functions.insert(
+        f,
+        Function {
+            module: m_h,
+            name: name.to_string(),
+            program: std::sync::Arc::new(program),
+            max_dynamic_shared: 0,
+            non_portable_cluster: false,
+            carveout: -1,
+            ptx_version: version,
+        },
+    );
+    if let Some(m) = d.modules.get_mut(&m_h) {
+        m.functions.insert(name.to_string(), f);
+    }
+    Ok(f)
 }
 
 /// `cuModuleGetFunction`: the kernel prepared for the simulator. A name no
@@ -533,44 +649,7 @@ pub unsafe extern "C" fn cuModuleGetFunction(
             return Err(CUDA_ERROR_INVALID_VALUE);
         }
         let name = text(name)?;
-        let h = state::with(|d| {
-            let m_h = handle(module);
-            let m = d.modules.get(&m_h).ok_or(CUDA_ERROR_INVALID_HANDLE)?;
-            d.check_context(m.context)?;
-            if let Some(&f) = m.functions.get(name) {
-                return Ok(f);
-            }
-            if !m.entries.iter().any(|e| e == name) {
-                return Err(CUDA_ERROR_NOT_FOUND);
-            }
-            let version = m.ptx_version;
-            let program = match m.prepare(name) {
-                Ok(p) => p,
-                Err(e) => {
-                    d.write_report(&format!(
-                        "ptx-libcuda: kernel `{name}` cannot run on the simulator: {e}"
-                    ));
-                    return Err(CUDA_ERROR_NOT_SUPPORTED);
-                }
-            };
-            let f = d.handle();
-            d.functions.insert(
-                f,
-                Function {
-                    module: m_h,
-                    name: name.to_string(),
-                    program: std::sync::Arc::new(program),
-                    max_dynamic_shared: 0,
-                    non_portable_cluster: false,
-                    carveout: -1,
-                    ptx_version: version,
-                },
-            );
-            if let Some(m) = d.modules.get_mut(&m_h) {
-                m.functions.insert(name.to_string(), f);
-            }
-            Ok(f)
-        })?;
+        let h = state::with(|d| function_of(d, handle(module), name))?;
         put(function, pointer(h))
     })
 }
@@ -605,6 +684,151 @@ pub unsafe extern "C" fn cuModuleGetGlobal_v2(
             put(bytes, size)?;
         }
         Ok(())
+    })
+}
+
+/// `cuModuleLoadFatBinary`: a fat binary (or its wrapper, or PTX text),
+/// as `cuModuleLoadData` takes it.
+#[no_mangle]
+pub unsafe extern "C" fn cuModuleLoadFatBinary(
+    module: *mut Handle,
+    fat_cubin: *const c_void,
+) -> CUresult {
+    guard(|| load_reported(module, fat_cubin))
+}
+
+/// `cuLibraryLoadData`: the image (PTX text, a fat binary or its wrapper)
+/// loaded as a module of the current context, which the library stands
+/// for (the driver's libraries are context-independent; here a library
+/// lives in the context that was current when it was loaded). JIT and
+/// library options are read and ignored; the reasons an image does not
+/// load go to the report.
+#[no_mangle]
+pub unsafe extern "C" fn cuLibraryLoadData(
+    library: *mut Handle,
+    code: *const c_void,
+    jit_options: *mut c_uint,
+    jit_values: *mut *mut c_void,
+    num_jit_options: c_uint,
+    library_options: *mut c_uint,
+    library_values: *mut *mut c_void,
+    num_library_options: c_uint,
+) -> CUresult {
+    guard(|| {
+        if library.is_null()
+            || (num_jit_options > 0 && (jit_options.is_null() || jit_values.is_null()))
+            || (num_library_options > 0 && (library_options.is_null() || library_values.is_null()))
+        {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        let mut why = String::new();
+        let r = load_image(code, &mut |t| why.push_str(t));
+        if !why.is_empty() {
+            let _ = state::with(|d| {
+                d.write_report(&why);
+                Ok(())
+            });
+        }
+        let m = r?;
+        let h = state::with(|d| {
+            let h = d.handle();
+            d.libraries.insert(h, m);
+            Ok(h)
+        })?;
+        put(library, pointer(h))
+    })
+}
+
+/// The module a library handle stands for.
+fn library_module(d: &state::Driver, library: Handle) -> Result<u64, CUresult> {
+    d.libraries
+        .get(&handle(library))
+        .copied()
+        .ok_or(CUDA_ERROR_INVALID_HANDLE)
+}
+
+/// `cuLibraryUnload`: unloads the library's module and its kernels.
+#[no_mangle]
+pub unsafe extern "C" fn cuLibraryUnload(library: Handle) -> CUresult {
+    guard(|| {
+        state::with(|d| {
+            let m = library_module(d, library)?;
+            d.libraries.remove(&handle(library));
+            // the module may already be gone with its context
+            let _ = d.unload(m);
+            Ok(())
+        })
+    })
+}
+
+/// `cuLibraryGetKernel`: the kernel, which is the function of the
+/// library's module (`cuModuleGetFunction`); a `CUkernel` is the same
+/// handle as its `CUfunction`, so either may be launched.
+#[no_mangle]
+pub unsafe extern "C" fn cuLibraryGetKernel(
+    kernel: *mut Handle,
+    library: Handle,
+    name: *const c_char,
+) -> CUresult {
+    guard(|| {
+        if kernel.is_null() {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        let name = text(name)?;
+        let h = state::with(|d| {
+            let m = library_module(d, library)?;
+            function_of(d, m, name)
+        })?;
+        put(kernel, pointer(h))
+    })
+}
+
+/// `cuKernelGetFunction`: the function of a kernel, the same handle.
+#[no_mangle]
+pub unsafe extern "C" fn cuKernelGetFunction(function: *mut Handle, kernel: Handle) -> CUresult {
+    guard(|| {
+        if function.is_null() {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        state::with(|d| {
+            let f = d
+                .functions
+                .get(&handle(kernel))
+                .ok_or(CUDA_ERROR_INVALID_HANDLE)?;
+            let m = d.modules.get(&f.module).ok_or(CUDA_ERROR_INVALID_HANDLE)?;
+            d.check_context(m.context)
+        })?;
+        put(function, kernel)
+    })
+}
+
+/// `cuLibraryGetModule`: the module the library loaded.
+#[no_mangle]
+pub unsafe extern "C" fn cuLibraryGetModule(module: *mut Handle, library: Handle) -> CUresult {
+    guard(|| {
+        if module.is_null() {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        let m = state::with(|d| library_module(d, library))?;
+        put(module, pointer(m))
+    })
+}
+
+/// `cuLibraryGetGlobal`: a variable of the library's module, as
+/// `cuModuleGetGlobal` gives it.
+#[no_mangle]
+pub unsafe extern "C" fn cuLibraryGetGlobal(
+    dptr: *mut CUdeviceptr,
+    bytes: *mut usize,
+    library: Handle,
+    name: *const c_char,
+) -> CUresult {
+    guard(|| {
+        let m = state::with(|d| library_module(d, library))?;
+        match cuModuleGetGlobal_v2(dptr, bytes, pointer(m), name) {
+            CUDA_SUCCESS => Ok(()),
+            e => Err(e),
+        }
     })
 }
 

@@ -1,5 +1,6 @@
 //! What the environment chooses, read once by `cuInit`.
 
+use ptx_semantics::catalogue::PtxVersion;
 use std::path::PathBuf;
 
 /// The byte that stands for every byte whose value the spec leaves
@@ -33,6 +34,10 @@ pub struct Config {
     /// the machine's cores). The outcome is the one-thread outcome
     /// (`sim::run_parallel`).
     pub threads: usize,
+    /// `PTX_LIBCUDA_DRIVER_VERSION`: the CUDA release the driver reports
+    /// (`cuDriverGetVersion`), 12080 or 13000, and with it the newest PTX
+    /// ISA modules may have ([`ptx_isa`]).
+    pub driver_version: i32,
 }
 
 impl Default for Config {
@@ -44,6 +49,7 @@ impl Default for Config {
             step_budget: DEFAULT_STEP_BUDGET,
             verbose: false,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            driver_version: crate::DRIVER_VERSION,
         }
     }
 }
@@ -78,11 +84,38 @@ impl Config {
                 .and_then(|v| parse_number(&v))
                 .filter(|&v| (1..=1024).contains(&v))
                 .map_or(d.threads, |v| v as usize),
+            driver_version: var("PTX_LIBCUDA_DRIVER_VERSION")
+                .and_then(|v| parse_number(&v))
+                .filter(|v| DRIVER_VERSIONS.iter().any(|&(d, _)| d as u64 == *v))
+                .map_or(d.driver_version, |v| v as i32),
         }
     }
 }
 
 /// A decimal number, or a hexadecimal one after `0x`.
+/// The CUDA releases the driver may report, with the newest PTX ISA each
+/// one's JIT takes (PTX ISA release notes: PTX ISA 8.7 came with CUDA 12.8,
+/// 9.0 with CUDA 13.0). 13.0 is for programs built by nvcc 13.0, whose
+/// runtime wants a 13.0 driver and whose PTX is `.version 9.0`.
+pub const DRIVER_VERSIONS: &[(i32, PtxVersion)] = &[
+    (12080, PtxVersion { major: 8, minor: 7 }),
+    (13000, PtxVersion { major: 9, minor: 0 }),
+];
+
+/// The newest PTX ISA the driver of `driver_version` takes.
+pub fn ptx_isa(driver_version: i32) -> PtxVersion {
+    DRIVER_VERSIONS
+        .iter()
+        .find(|&&(d, _)| d == driver_version)
+        .map_or(crate::module::PTX_ISA, |&(_, v)| v)
+}
+
+/// The driver version the environment asks for, before `cuInit` has read
+/// the settings.
+pub fn driver_version_from_env() -> i32 {
+    Config::from_env(|k| std::env::var(k).ok()).driver_version
+}
+
 pub fn parse_number(text: &str) -> Option<u64> {
     let t = text.trim();
     match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
@@ -132,5 +165,18 @@ mod tests {
             with(&[("PTX_LIBCUDA_REPORT", "/tmp/r.txt")]).report,
             Some(PathBuf::from("/tmp/r.txt"))
         );
+    }
+
+    #[test]
+    fn driver_version_and_its_ptx_isa() {
+        let version = |v: &str| with(&[("PTX_LIBCUDA_DRIVER_VERSION", v)]).driver_version;
+        assert_eq!(Config::default().driver_version, 12080);
+        assert_eq!(version("13000"), 13000);
+        assert_eq!(version("12080"), 12080);
+        // releases the driver does not offer keep the default
+        assert_eq!(version("12090"), 12080);
+        assert_eq!(version("thirteen"), 12080);
+        assert_eq!(ptx_isa(13000), PtxVersion { major: 9, minor: 0 });
+        assert_eq!(ptx_isa(12080), PtxVersion { major: 8, minor: 7 });
     }
 }

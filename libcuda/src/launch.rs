@@ -122,10 +122,9 @@ impl Driver {
                     .map(|b| {
                         let mut bytes = b.bytes;
                         if let Some(fill) = fill {
-                            for (x, &u) in bytes.iter_mut().zip(&b.unspecified) {
-                                if u != 0 {
-                                    *x = fill;
-                                }
+                            // only the bits the spec leaves unspecified
+                            for (x, &u) in bytes.iter_mut().zip(&b.unspecified_bits) {
+                                *x = (*x & !u) | (fill & u);
                             }
                         }
                         (b.addr, bytes)

@@ -1,15 +1,17 @@
 //! A CUDA driver library (`libcuda.so`) whose one device is the model's
 //! simulator: programs and test suites that speak the driver API run their
 //! kernels on the executable PTX semantics, and learn where they reach
-//! undefined behaviour. Kernels come as PTX text, are checked as ptxas
-//! would for sm_90 (`module`), and run on `ptx_semantics::sim` when
-//! launched, one launch at a time and to its end (`launch`); device memory
-//! is a set of allocations in the global part of the sm_90 window profile
-//! (`memory`). docs/libcuda.md lists the entry points and the settings.
+//! undefined behaviour. Kernels come as PTX text, alone or in a fat binary
+//! nvcc made (`fatbin`), are checked as ptxas would for sm_90 (`module`),
+//! and run on `ptx_semantics::sim` when launched, one launch at a time and
+//! to its end (`launch`); device memory is a set of allocations in the
+//! global part of the sm_90 window profile (`memory`). docs/libcuda.md
+//! lists the entry points and the settings.
 
 mod api;
 pub mod config;
 pub mod device;
+pub mod fatbin;
 mod host;
 pub mod launch;
 pub mod memory;

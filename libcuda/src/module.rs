@@ -69,8 +69,9 @@ fn fail(code: CUresult, log: impl Into<String>) -> LoadFailure {
     }
 }
 
-/// Loads PTX text into a module of `context`.
-pub fn load(context: u64, text: &str) -> Result<Module, LoadFailure> {
+/// Loads PTX text into a module of `context`; a `.version` newer than
+/// `ptx_isa` (the driver's, `config::ptx_isa`) is refused.
+pub fn load(context: u64, text: &str, ptx_isa: PtxVersion) -> Result<Module, LoadFailure> {
     let ast = ptx::parse(text).map_err(|e| {
         let (line, col) = ptx::line_col(text, e.at);
         fail(
@@ -97,10 +98,10 @@ pub fn load(context: u64, text: &str) -> Result<Module, LoadFailure> {
     }
     let version = version
         .ok_or_else(|| fail(CUDA_ERROR_INVALID_PTX, "ptx-libcuda: no .version directive"))?;
-    if version > PTX_ISA {
+    if version > ptx_isa {
         return Err(fail(
             CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
-            format!("ptx-libcuda: PTX ISA {version} is newer than the {PTX_ISA} this driver takes"),
+            format!("ptx-libcuda: PTX ISA {version} is newer than the {ptx_isa} this driver takes"),
         ));
     }
     // the module's own target must be one a compute capability 9.0 device

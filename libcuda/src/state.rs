@@ -51,6 +51,8 @@ pub struct Driver {
     /// The primary context and how many retains it has.
     pub primary: Option<(u64, u32)>,
     pub modules: HashMap<u64, Module>,
+    /// Libraries (`cuLibraryLoadData`): each the module it loaded.
+    pub libraries: HashMap<u64, u64>,
     pub functions: HashMap<u64, Function>,
     pub streams: HashMap<u64, Stream>,
     pub events: HashMap<u64, Event>,
@@ -107,6 +109,7 @@ impl Driver {
             contexts: HashMap::new(),
             primary: None,
             modules: HashMap::new(),
+            libraries: HashMap::new(),
             functions: HashMap::new(),
             streams: HashMap::new(),
             events: HashMap::new(),

@@ -596,6 +596,6 @@ fn invalid_ptx_fills_the_error_log() {
     let elf = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0";
     assert_eq!(
         unsafe { cuda::cuModuleLoadData(&mut m, elf.as_ptr().cast()) },
-        CUDA_ERROR_NOT_SUPPORTED
+        CUDA_ERROR_NO_BINARY_FOR_GPU
     );
 }
