@@ -117,6 +117,9 @@ pub struct Comparison {
     /// the spec leaves free should be sm_90's): (argument, element index,
     /// model bytes, GPU bytes) of the others.
     pub unspecified_as_gpu: usize,
+    /// Elements with unspecified bits whose defined bits were compared (and
+    /// agree).
+    pub partly: usize,
     pub unspecified_other: Vec<(usize, usize, String, String)>,
     /// Elements left out: the GPU wrote them differently in two runs.
     pub unstable: usize,
@@ -365,6 +368,19 @@ pub fn compare(
                 cmp.unspecified += 1;
                 if !shaky[range.clone()].iter().any(|&x| x) {
                     let m = &model.bytes[range.clone()];
+                    // the bits the model defines in the element must be
+                    // the GPU's (each byte's mask of open bits)
+                    if let Some(bits) = model.unspecified_bits.get(range.clone()) {
+                        if m.iter()
+                            .zip(chunk)
+                            .zip(bits)
+                            .any(|((a, b), &open)| (a ^ b) & !open != 0)
+                        {
+                            cmp.differing.push((arg, k, to_hex(m), to_hex(chunk)));
+                            continue;
+                        }
+                        cmp.partly += 1;
+                    }
                     let u = &model.unspecified[range.clone()];
                     let same = m
                         .iter()
