@@ -675,6 +675,12 @@ pub unsafe extern "C" fn cuModuleGetGlobal_v2(
                 .iter()
                 .find(|v| v.name == name)
                 .map(|v| (v.addr, v.bytes.len()))
+                .or_else(|| {
+                    m.constants
+                        .iter()
+                        .find(|c| c.0 == name)
+                        .map(|c| (crate::module::Module::constant_address(c.1), c.2))
+                })
                 .ok_or(CUDA_ERROR_NOT_FOUND)
         })?;
         if !dptr.is_null() {

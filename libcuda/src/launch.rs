@@ -108,6 +108,12 @@ impl Driver {
             r.params.into_iter().map(Arg::Bytes).collect(),
         );
         launch.cluster = r.cluster;
+        // the module's constant bank as the host left it
+        if let Some(m) = self.modules.get(&module_handle) {
+            if !m.const_bank.is_empty() {
+                launch.consts = Some(m.const_bank.clone());
+            }
+        }
         launch.dynamic_shared = u64::from(r.shared);
         launch.step_budget = self.config.step_budget;
         launch.memory = memory;

@@ -51,6 +51,12 @@ pub struct Module {
     /// Functions handed out, by kernel name.
     pub functions: HashMap<String, u64>,
     pub variables: Vec<Variable>,
+    /// The module's constant bank (`.const` variables, `__constant__` in
+    /// CUDA C++), kept from launch to launch: the host writes it through
+    /// the variables' generic addresses.
+    pub const_bank: Vec<u8>,
+    /// Each `.const` variable: its name, offset in the bank and size.
+    pub constants: Vec<(String, u64, usize)>,
     pub ptx_version: PtxVersion,
 }
 
@@ -154,9 +160,12 @@ pub fn load(context: u64, text: &str, ptx_isa: PtxVersion) -> Result<Module, Loa
         entries,
         functions: HashMap::new(),
         variables: Vec::new(),
+        const_bank: Vec::new(),
+        constants: Vec::new(),
         ptx_version: version,
     };
     module.variables = module.place_variables();
+    module.place_constants();
     Ok(module)
 }
 
@@ -164,6 +173,23 @@ impl Module {
     /// Prepares kernel `name` for the simulator.
     pub fn prepare(&self, name: &str) -> Result<Program, sim::LoadError> {
         sim::prepare(&self.ast, name, &WindowProfile::SM90)
+    }
+
+    /// The module's constant bank and `.const` variables (the same for
+    /// every kernel of the module), from the first kernel that prepares.
+    fn place_constants(&mut self) {
+        if let Some(p) = self.entries.iter().find_map(|e| self.prepare(e).ok()) {
+            self.const_bank = sim::launch::constant_bank(&p);
+            self.constants = sim::launch::module_constants(&p)
+                .into_iter()
+                .map(|v| (v.name, v.addr, v.init.len()))
+                .collect();
+        }
+    }
+
+    /// The generic address of the `.const` variable at `offset` of the bank.
+    pub fn constant_address(offset: u64) -> u64 {
+        WindowProfile::SM90.const_base + offset
     }
 
     /// The module's `.global` variables where the simulator places them

@@ -278,6 +278,29 @@ impl Driver {
                 }
             }
         }
+        if best.is_none() {
+            // a `.const` variable: its bytes in the module's bank
+            let hit = self
+                .modules
+                .iter()
+                .filter(|(_, m)| m.context == context)
+                .filter_map(|(&h, m)| {
+                    m.constants.iter().find_map(|c| {
+                        let start = crate::module::Module::constant_address(c.1);
+                        let end = start + c.2 as u64;
+                        (addr >= start && addr.checked_add(len).is_some_and(|e| e <= end))
+                            .then_some((h, (c.1 + (addr - start)) as usize))
+                    })
+                })
+                .max_by_key(|&(h, _)| h);
+            if let Some((h, off)) = hit {
+                return self
+                    .modules
+                    .get_mut(&h)
+                    .and_then(|m| m.const_bank.get_mut(off..off + len as usize))
+                    .ok_or(CUDA_ERROR_INVALID_VALUE);
+            }
+        }
         let (h, k) = best.ok_or(CUDA_ERROR_INVALID_VALUE)?;
         let v = self
             .modules

@@ -473,6 +473,56 @@ fn module_variables_keep_their_bytes_between_launches() {
     );
 }
 
+/// `__constant__` data from the host: `cuModuleGetGlobal` gives a `.const`
+/// variable's generic address (in the constant window), `cuMemcpyHtoD`
+/// writes it, and the next launch reads the new value; the kernel's own
+/// global variable shows it.
+#[test]
+fn constant_variables_take_the_host_s_writes() {
+    let _c = context();
+    let ptx = format!(
+        "{HEADER}
+.const .align 4 .u32 pad = 1;
+.visible .const .align 4 .u32 scale = 3;
+.visible .global .align 4 .u32 seen;
+.visible .entry look()
+{{
+    .reg .b32 %r<2>;
+    ld.const.u32 %r1, [scale];
+    st.global.u32 [seen], %r1;
+    ret;
+}}
+"
+    );
+    let (m, f) = kernel(&ptx, "look");
+    let global = |name: &str| {
+        let (mut addr, mut size) = (0u64, 0usize);
+        let name = CString::new(name).unwrap();
+        unsafe {
+            ok(
+                "cuModuleGetGlobal",
+                cuda::cuModuleGetGlobal_v2(&mut addr, &mut size, m, name.as_ptr()),
+            )
+        };
+        (addr, size)
+    };
+    let (scale, size) = global("scale");
+    let (seen, _) = global("seen");
+    assert_eq!(size, 4);
+    assert_eq!(download(scale, 4), 3u32.to_le_bytes());
+    ok("launch", launch(f, [1; 3], [1; 3], 0, &mut []));
+    assert_eq!(download(seen, 4), 3u32.to_le_bytes());
+    unsafe {
+        ok(
+            "cuMemcpyHtoD",
+            cuda::cuMemcpyHtoD_v2(scale, 11u32.to_le_bytes().as_ptr().cast(), 4),
+        )
+    };
+    assert_eq!(download(scale, 4), 11u32.to_le_bytes());
+    ok("launch", launch(f, [1; 3], [1; 3], 0, &mut []));
+    assert_eq!(download(seen, 4), 11u32.to_le_bytes());
+}
+
 #[test]
 fn clusters_and_dynamic_shared_memory_through_launch_kernel_ex() {
     let _c = context();

@@ -70,6 +70,11 @@ pub struct Launch {
     pub profile: WindowProfile,
     /// When asynchronous operations read, write and complete.
     pub schedule: Schedule,
+    /// The module's constant bank (`.const` variables) in place of its
+    /// initial bytes ([`constant_bank`]), as long as it: a driver keeps the
+    /// host's writes to `__constant__` variables from launch to launch.
+    /// Ignored when its length differs.
+    pub consts: Option<Vec<u8>>,
     /// Whether plain accesses that race leave the bits they could change
     /// unspecified, with a report (`machine/race.rs`). On by default: the
     /// model's answer. A caller that wants one execution's values, as a
@@ -116,6 +121,7 @@ impl Launch {
             step_budget: 1 << 32,
             profile: WindowProfile::SM90,
             schedule: Schedule::Eager,
+            consts: None,
             races: true,
         }
     }
@@ -251,6 +257,26 @@ pub struct ModuleVariable {
     pub init: Vec<u8>,
 }
 
+/// The module's `.const` variables in declaration order, each with its
+/// offset in the constant bank ([`constant_bank`]) as `addr`; its generic
+/// address is the profile's `const_base` plus that offset.
+pub fn module_constants(prog: &super::Program) -> Vec<ModuleVariable> {
+    prog.const_vars
+        .iter()
+        .map(|g| ModuleVariable {
+            name: g.name.clone(),
+            addr: g.addr,
+            init: g.init.clone(),
+        })
+        .collect()
+}
+
+/// The module's constant bank as the kernel starts with it (every `.const`
+/// variable's initial bytes at its offset).
+pub fn constant_bank(prog: &super::Program) -> Vec<u8> {
+    prog.consts.clone()
+}
+
 /// The module's `.global` variables that a launch of `prog` places, in
 /// declaration order. PTX ISA 5.1.4: "The global (`.global`) state space is
 /// memory that is accessible by all threads in a context"; a driver gives
@@ -328,5 +354,49 @@ mod tests {
         launch.memory.truncate(1);
         let out = run(&prog, &launch).unwrap();
         assert_eq!(out.memory[0].bytes, 7u32.to_le_bytes());
+    }
+
+    #[test]
+    fn a_constant_bank_replaces_the_module_s() {
+        let src = "
+.version 8.7
+.target sm_90
+.address_size 64
+.const .align 4 .u32 pad = 1;
+.const .align 4 .u32 scale = 3;
+.visible .entry k(.param .u64 p)
+{
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [p];
+    ld.const.u32 %r1, [scale];
+    st.global.u32 [%rd1], %r1;
+    ret;
+}
+";
+        let module = crate::ptx::parse(src).unwrap();
+        let prog = prepare(&module, "k", &WindowProfile::SM90).unwrap();
+        let vars = module_constants(&prog);
+        assert_eq!(vars.len(), 2);
+        assert_eq!((vars[1].name.as_str(), vars[1].addr), ("scale", 4));
+        assert_eq!(vars[1].init, 3u32.to_le_bytes());
+        let mut bank = constant_bank(&prog);
+        assert_eq!(bank, [1, 0, 0, 0, 3, 0, 0, 0]);
+        let out = |launch: &Launch| run(&prog, launch).unwrap().buffers[0].bytes.clone();
+        let mut launch = Launch::new(
+            [1, 1, 1],
+            [1, 1, 1],
+            vec![Arg::Buffer {
+                addr: None,
+                bytes: vec![0; 4],
+            }],
+        );
+        assert_eq!(out(&launch), 3u32.to_le_bytes());
+        bank[4..8].copy_from_slice(&9u32.to_le_bytes());
+        launch.consts = Some(bank);
+        assert_eq!(out(&launch), 9u32.to_le_bytes());
+        // a bank of another length is ignored
+        launch.consts = Some(vec![7; 4]);
+        assert_eq!(out(&launch), 3u32.to_le_bytes());
     }
 }

@@ -817,6 +817,8 @@ pub struct Program {
     /// The module's constant bank.
     pub(crate) consts: Vec<u8>,
     pub(crate) globals: Vec<GlobalVar>,
+    /// The module's `.const` variables: `addr` their offset in `consts`.
+    pub(crate) const_vars: Vec<GlobalVar>,
     /// The module's device functions the kernel may reach.
     pub(crate) functions: Vec<Function>,
     /// `.reqnctapercluster` (or `.explicitcluster` with no size: `None`).

@@ -174,6 +174,7 @@ pub(crate) struct Decoder<'p> {
     slots: u32,
     consts: Vec<u8>,
     globals: Vec<GlobalVar>,
+    const_vars: Vec<GlobalVar>,
     global_next: u64,
     shared_next: u64,
     local_next: u64,
@@ -259,6 +260,7 @@ impl<'p> Decoder<'p> {
             slots: 0,
             consts: Vec::new(),
             globals: Vec::new(),
+            const_vars: Vec::new(),
             global_next: profile.global_heap,
             shared_next: profile.shared_reserved,
             local_next: 0,
@@ -369,6 +371,11 @@ impl<'p> Decoder<'p> {
                     bytes.resize(size as usize, 0);
                     self.consts.resize(addr as usize, 0);
                     self.consts.extend_from_slice(&bytes);
+                    self.const_vars.push(GlobalVar {
+                        name: d.name.clone(),
+                        addr,
+                        init: bytes,
+                    });
                     Symbol::Var {
                         space: Space::Const,
                         addr,
@@ -785,6 +792,7 @@ impl<'p> Decoder<'p> {
             local_frame,
             consts: self.consts,
             globals: self.globals,
+            const_vars: self.const_vars,
             functions: self.functions,
             cluster_dims: self.cluster_dims,
             dynamic_shared: self.dynamic_shared,

@@ -710,7 +710,7 @@ impl Machine<'_> {
             Space::SharedCluster => shared(a, &self.ctas, None),
             Space::Local => local(a, self),
             Space::Const => {
-                if a.saturating_add(n) > self.prog.consts.len() as u64 {
+                if a.saturating_add(n) > self.consts.len() as u64 {
                     return Err(OUTSIDE);
                 }
                 Ok(Loc::Const(a as usize))
@@ -741,12 +741,12 @@ impl Machine<'_> {
                     };
                 }
                 let c = a.wrapping_sub(p.const_base);
-                if c < self.prog.consts.len() as u64 {
+                if c < self.consts.len() as u64 {
                     // the const window is not in the global window
                     if space == Space::Global {
                         return Err(OUTSIDE);
                     }
-                    return if c + n <= self.prog.consts.len() as u64 {
+                    return if c + n <= self.consts.len() as u64 {
                         Ok(Loc::Const(c as usize))
                     } else {
                         Err(OUTSIDE)
@@ -835,7 +835,7 @@ impl Machine<'_> {
                 &self.local[off + k..off + k + n],
                 &self.local_shadow[off + k..off + k + n],
             ),
-            Loc::Const(off) => (&self.prog.consts[off + k..off + k + n], &[]),
+            Loc::Const(off) => (&self.consts[off + k..off + k + n], &[]),
             Loc::Param(off) => (&self.params[off + k..off + k + n], &[]),
         };
         (le(bytes), shadow_mask(shadow))

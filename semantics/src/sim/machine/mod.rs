@@ -130,6 +130,8 @@ pub(crate) struct Machine<'a> {
     pub profile: WindowProfile,
     pub global: Global,
     pub params: Vec<u8>,
+    /// The constant bank: the launch's, or the module's initial one.
+    pub consts: &'a [u8],
     pub ctas: Vec<Cta>,
     pub warps: Vec<Warp>,
     /// Each thread's local frame, thread-major.
@@ -271,7 +273,7 @@ fn arguments(
         [
             ("shared", p.shared_base, p.shared_size),
             ("local", p.local_base, p.local_size),
-            ("const", p.const_base, prog.consts.len() as u64),
+            ("const", p.const_base, prog.const_bytes()),
             ("param", p.param_base, prog.param_bytes + p.param_slack),
         ]
         .into_iter()

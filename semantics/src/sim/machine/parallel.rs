@@ -46,6 +46,11 @@ impl<'a> Machine<'a> {
             profile: launch.profile,
             global,
             params,
+            consts: launch
+                .consts
+                .as_deref()
+                .filter(|c| c.len() == prog.consts.len())
+                .unwrap_or(&prog.consts),
             ctas: Vec::new(),
             warps: Vec::new(),
             local: Vec::new(),
