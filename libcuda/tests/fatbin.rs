@@ -119,13 +119,17 @@ fn each_sample_loads_and_runs() {
         assert_eq!(r, CUDA_SUCCESS, "{name}");
         let (launches, size) = global(m, "launches");
         assert_eq!(size, 4, "{name}");
-        // `.const` variables are not reachable from the host (docs)
-        let scale = CString::new("scale").unwrap();
-        let mut p = 0;
-        assert_eq!(
-            unsafe { cuda::cuModuleGetGlobal_v2(&mut p, null_mut(), m, scale.as_ptr()) },
-            CUDA_ERROR_NOT_FOUND
-        );
+        // the `__constant__ float scale = 0.5f` of the source, from the host
+        let (scale, size) = global(m, "scale");
+        assert_eq!(size, 4, "{name}");
+        let mut back = [0u8; 4];
+        unsafe {
+            ok(
+                "cuMemcpyDtoH",
+                cuda::cuMemcpyDtoH_v2(back.as_mut_ptr().cast(), scale, 4),
+            )
+        };
+        assert_eq!(f32::from_le_bytes(back), 0.5, "{name}");
         run_vecadd(function(m, "vecadd"), launches);
         unsafe { ok("cuModuleUnload", cuda::cuModuleUnload(m)) };
     }
