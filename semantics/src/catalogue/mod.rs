@@ -177,29 +177,37 @@ impl Catalogue {
     /// here and reported by [`Catalogue::errors`] (a unit test keeps it empty).
     pub fn get() -> &'static Catalogue {
         static CAT: OnceLock<Catalogue> = OnceLock::new();
-        CAT.get_or_init(|| {
-            let forms: Vec<Form> = rows::ALL
-                .iter()
-                .flat_map(|family| family.iter())
-                .filter_map(|row| Form::parse(row).ok())
-                .collect();
-            let mut by_opcode: std::collections::HashMap<String, Vec<usize>, crate::check::Fnv> =
-                Default::default();
-            for (i, f) in forms.iter().enumerate() {
-                by_opcode.entry(f.opcode.clone()).or_default().push(i);
-            }
-            Catalogue {
-                forms,
-                by_opcode,
-                memo: Default::default(),
-            }
-        })
+        CAT.get_or_init(|| Catalogue::from_rows(rows::ALL))
+    }
+
+    /// A catalogue of these families of rows (rows with a notation error
+    /// are left out; [`Catalogue::row_errors`] lists them).
+    pub(crate) fn from_rows(all: &'static [&'static [Row]]) -> Catalogue {
+        let forms: Vec<Form> = all
+            .iter()
+            .flat_map(|family| family.iter())
+            .filter_map(|row| Form::parse(row).ok())
+            .collect();
+        let mut by_opcode: std::collections::HashMap<String, Vec<usize>, crate::check::Fnv> =
+            Default::default();
+        for (i, f) in forms.iter().enumerate() {
+            by_opcode.entry(f.opcode.clone()).or_default().push(i);
+        }
+        Catalogue {
+            forms,
+            by_opcode,
+            memo: Default::default(),
+        }
     }
 
     /// Notation errors of every row.
     pub fn errors() -> Vec<NotationError> {
-        rows::ALL
-            .iter()
+        Catalogue::row_errors(rows::ALL)
+    }
+
+    /// Notation errors of these families of rows.
+    pub(crate) fn row_errors(all: &'static [&'static [Row]]) -> Vec<NotationError> {
+        all.iter()
             .flat_map(|family| family.iter())
             .filter_map(|row| Form::parse(row).err())
             .collect()

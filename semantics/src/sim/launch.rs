@@ -261,14 +261,7 @@ pub struct ModuleVariable {
 /// offset in the constant bank ([`constant_bank`]) as `addr`; its generic
 /// address is the profile's `const_base` plus that offset.
 pub fn module_constants(prog: &super::Program) -> Vec<ModuleVariable> {
-    prog.const_vars
-        .iter()
-        .map(|g| ModuleVariable {
-            name: g.name.clone(),
-            addr: g.addr,
-            init: g.init.clone(),
-        })
-        .collect()
+    listed(&prog.const_vars)
 }
 
 /// The module's constant bank as the kernel starts with it (every `.const`
@@ -282,8 +275,11 @@ pub fn constant_bank(prog: &super::Program) -> Vec<u8> {
 /// memory that is accessible by all threads in a context"; a driver gives
 /// the host their addresses and keeps their bytes from launch to launch.
 pub fn module_variables(prog: &super::Program) -> Vec<ModuleVariable> {
-    prog.globals
-        .iter()
+    listed(&prog.globals)
+}
+
+fn listed(vars: &[super::program::GlobalVar]) -> Vec<ModuleVariable> {
+    vars.iter()
         .map(|g| ModuleVariable {
             name: g.name.clone(),
             addr: g.addr,

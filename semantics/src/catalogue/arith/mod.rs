@@ -17,7 +17,7 @@ mod half;
 mod integer;
 mod logic;
 
-use super::{Catalogue, Form, NotationError, Row};
+use super::{Catalogue, NotationError, Row};
 use std::sync::OnceLock;
 
 /// Every family's rows.
@@ -106,31 +106,12 @@ pub static INSTRUCTIONS: &[&str] = &[
 /// left out and reported by [`errors`]; a unit test keeps that empty).
 pub fn catalogue() -> &'static Catalogue {
     static CAT: OnceLock<Catalogue> = OnceLock::new();
-    CAT.get_or_init(|| {
-        let forms: Vec<Form> = ALL
-            .iter()
-            .flat_map(|family| family.iter())
-            .filter_map(|row| Form::parse(row).ok())
-            .collect();
-        let mut by_opcode: std::collections::HashMap<String, Vec<usize>, crate::check::Fnv> =
-            Default::default();
-        for (i, f) in forms.iter().enumerate() {
-            by_opcode.entry(f.opcode.clone()).or_default().push(i);
-        }
-        Catalogue {
-            forms,
-            by_opcode,
-            memo: Default::default(),
-        }
-    })
+    CAT.get_or_init(|| Catalogue::from_rows(ALL))
 }
 
 /// Notation errors of every row.
 pub fn errors() -> Vec<NotationError> {
-    ALL.iter()
-        .flat_map(|family| family.iter())
-        .filter_map(|row| Form::parse(row).err())
-        .collect()
+    Catalogue::row_errors(ALL)
 }
 
 #[cfg(test)]
