@@ -195,7 +195,9 @@ struct Checker<'c> {
     /// The forms each distinct opcode-and-qualifiers string resolves to
     /// (qualifier rules do not depend on operands, so this is exact), as
     /// an index into `sets`.
-    resolved: HashMap<String, usize, Fnv>,
+    /// Opcode and qualifiers (as one string) to their candidate set and
+    /// whether the 9.7.9 catalogue (not the arithmetic one) has them.
+    resolved: HashMap<String, (usize, bool), Fnv>,
     /// The candidate forms of each resolved opcode string. Owned by this
     /// checker (one per thread), so trying them touches no shared counter.
     sets: Vec<Vec<Candidate>>,
@@ -837,6 +839,18 @@ impl<'c> Checker<'c> {
                 ),
             }
         }
+        // an opcode and qualifiers met before: their candidates and catalogue
+        self.key.clear();
+        self.key.push_str(&ins.opcode);
+        for q in &ins.quals {
+            self.key.push_str(q);
+        }
+        if let Some(&(set, in_catalogue)) = self.resolved.get(self.key.as_str()) {
+            let mut candidates = std::mem::take(&mut self.sets[set]);
+            self.try_candidates(ins, &mut candidates, scope, in_catalogue);
+            self.sets[set] = candidates;
+            return;
+        }
         let in_catalogue = self.cat.knows_opcode(&ins.opcode)
             && !((ins.opcode == "cp" || ins.opcode == "tensormap")
                 && crate::opcodes::outside_catalogue(ins));
@@ -863,11 +877,6 @@ impl<'c> Checker<'c> {
             }
             return;
         };
-        self.key.clear();
-        self.key.push_str(&ins.opcode);
-        for q in &ins.quals {
-            self.key.push_str(q);
-        }
         if !in_catalogue {
             if let Some(why) = arith_mode_after_type(ins) {
                 self.diag(ins.opcode_span, "qualifiers", None, why);
@@ -875,7 +884,7 @@ impl<'c> Checker<'c> {
             }
         }
         let set = match self.resolved.get(self.key.as_str()) {
-            Some(&set) => set,
+            Some(&(set, _)) => set,
             None => {
                 let quals: Vec<&str> = if in_catalogue {
                     ins.quals.iter().map(|q| q.as_str()).collect()
@@ -886,7 +895,8 @@ impl<'c> Checker<'c> {
                     Ok(c) => {
                         self.sets
                             .push(c.iter().cloned().map(Candidate::new).collect());
-                        self.resolved.insert(self.key.clone(), self.sets.len() - 1);
+                        self.resolved
+                            .insert(self.key.clone(), (self.sets.len() - 1, in_catalogue));
                         self.sets.len() - 1
                     }
                     Err(why) => {
