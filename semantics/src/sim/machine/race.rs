@@ -271,14 +271,20 @@ impl Machine<'_> {
     }
 }
 
-/// The writer ids of the launch, read back into coordinates for reports.
-struct Writer {
-    cta_seq: u32,
-    t: u32,
-}
-
 impl Machine<'_> {
-    /// The records of `[loc, loc + n)`, if the location is tracked.
+    /// The records of `[loc, loc + n)`, if the run has made them.
+    fn recs(&self, loc: super::exec::Loc, n: usize) -> Option<&[Rec]> {
+        use super::exec::Loc;
+        let (all, off) = match loc {
+            Loc::Global(i, off) => (self.race.global.get(i)?, off),
+            Loc::Shared(c, off) => (self.race.shared.get(c)?, off),
+            _ => return None,
+        };
+        all.get(off..off + n)
+    }
+
+    /// The records of `[loc, loc + n)`, made on first use, if the location
+    /// is tracked.
     fn recs_at(&mut self, loc: super::exec::Loc, n: usize) -> Option<&mut [Rec]> {
         use super::exec::Loc;
         match loc {
@@ -304,19 +310,9 @@ impl Machine<'_> {
         if self.race.off {
             return (0, 0);
         }
-        use super::exec::Loc;
         let t = self.cluster_thread(w, l);
-        let n = n.min(64);
-        let recs: &[Rec] = match loc {
-            Loc::Global(i, off) => match self.race.global.get(i) {
-                Some(r) if r.len() >= off + n => &r[off..off + n],
-                _ => return (0, 0),
-            },
-            Loc::Shared(c, off) => match self.race.shared.get(c) {
-                Some(r) if r.len() >= off + n => &r[off..off + n],
-                _ => return (0, 0),
-            },
-            _ => return (0, 0),
+        let Some(recs) = self.recs(loc, n.min(64)) else {
+            return (0, 0);
         };
         let mut bytes = 0u64;
         let mut first = 0;
@@ -346,8 +342,11 @@ impl Machine<'_> {
     /// `[loc, loc + n)` was written by an atomic, a strong store or an
     /// asynchronous operation: no plain writer.
     pub(super) fn clear_writer(&mut self, loc: super::exec::Loc, n: usize) {
-        if let Some(recs) = self.recs_at(loc, n) {
-            recs.fill(Rec::default());
+        // records a run has not made have no writer to clear
+        if self.recs(loc, n).is_some() {
+            if let Some(recs) = self.recs_at(loc, n) {
+                recs.fill(Rec::default());
+            }
         }
     }
 
@@ -372,16 +371,13 @@ impl Machine<'_> {
         if r.threads == 0 || tid == 0 {
             return "another thread".into();
         }
-        let x = tid - 1;
-        let wr = Writer {
-            cta_seq: x / r.threads,
-            t: x % r.threads,
-        };
+        // the writer id back into coordinates
+        let (cta_seq, t) = ((tid - 1) / r.threads, (tid - 1) % r.threads);
         let s = &self.shape;
         let n0 = (s.grid[0] / s.cluster[0]).max(1);
         let n1 = (s.grid[1] / s.cluster[1]).max(1);
-        let seq = wr.cta_seq / s.cluster_size.max(1);
-        let rank = wr.cta_seq % s.cluster_size.max(1);
+        let seq = cta_seq / s.cluster_size.max(1);
+        let rank = cta_seq % s.cluster_size.max(1);
         let cl = [seq % n0, (seq / n0) % n1, seq / (n0 * n1)];
         let c = [
             rank % s.cluster[0],
@@ -394,7 +390,7 @@ impl Machine<'_> {
             cl[2] * s.cluster[2] + c[2],
         ];
         let b = s.block;
-        let tid = [wr.t % b[0], (wr.t / b[0]) % b[1], wr.t / (b[0] * b[1])];
+        let tid = [t % b[0], (t / b[0]) % b[1], t / (b[0] * b[1])];
         format!("thread ctaid={ctaid:?} tid={tid:?}")
     }
 }
