@@ -166,8 +166,19 @@ pub fn load_cases(repo: &Path) -> Result<Cases, String> {
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// One line per case, as `tools/device/sim_baseline.py` writes them; a
+/// name ending in `.gz` is read through gzip (the recorded baselines are
+/// kept compressed).
 pub fn load_baseline(path: &Path) -> Result<HashMap<String, Record>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = if path.extension().is_some_and(|e| e == "gz") {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        text
+    } else {
+        String::from_utf8(bytes).map_err(|e| format!("{}: {e}", path.display()))?
+    };
     let mut out = HashMap::new();
     for (k, line) in text.lines().enumerate() {
         if line.trim().is_empty() {

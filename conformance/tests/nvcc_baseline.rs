@@ -1,7 +1,7 @@
 //! The simulator against the GPU on every sm_90 entry kernel of the nvcc
 //! corpus (`corpus/nvcc`): each case of `corpus/simulator/nvcc-cases.json`
 //! runs on the simulator with the inputs and buffer addresses an NVIDIA H100
-//! had (`nvcc-baseline-h100.jsonl`), and every element the model calls
+//! had (`nvcc-baseline-h100.jsonl.gz`), and every element the model calls
 //! defined, and the GPU wrote the same way twice, must be the bytes the GPU
 //! wrote. Prints the per-kernel and total counts (corpus/simulator/README.md,
 //! "nvcc corpus kernels").
@@ -13,7 +13,7 @@ use nvcc_baseline::{Comparison, Modules, NotRun};
 use ptx_semantics::sim::WindowProfile;
 use std::collections::BTreeSet;
 
-const BASELINE: &str = "corpus/simulator/nvcc-baseline-h100.jsonl";
+const BASELINE: &str = "corpus/simulator/nvcc-baseline-h100.jsonl.gz";
 
 /// Which elements of a compared argument an explanation covers.
 #[derive(Clone, Copy, Debug)]

@@ -68,14 +68,14 @@ fn every_case_runs_the_same_on_several_threads() {
 
 /// The baselines: what an H200 and an H100 did (see corpus/simulator/README.md).
 const BASELINES: &[&str] = &[
-    "corpus/simulator/baseline-h200.jsonl",
-    "corpus/simulator/baseline-h100.jsonl",
+    "corpus/simulator/baseline-h200.jsonl.gz",
+    "corpus/simulator/baseline-h100.jsonl.gz",
 ];
 
 /// The baseline every case must be in; the other ([`BASELINES`]) was
 /// recorded before the arithmetic kernels existed, so their cases are
 /// compared with this one only.
-const FULL_BASELINE: &str = "corpus/simulator/baseline-h100.jsonl";
+const FULL_BASELINE: &str = "corpus/simulator/baseline-h100.jsonl.gz";
 
 /// The kernels of the arithmetic families (issue 18, written by
 /// `tools/sim/gen_arith_kernels.py`): run on the H100 only. The second

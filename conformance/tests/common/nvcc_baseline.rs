@@ -1,5 +1,5 @@
 //! The nvcc corpus's kernels against the GPU (`corpus/simulator/nvcc-cases.json`,
-//! `nvcc-baseline-h100.jsonl`): the cases, what the GPU did with them, a run
+//! `nvcc-baseline-h100.jsonl.gz`): the cases, what the GPU did with them, a run
 //! of each on the simulator with the same inputs and buffer addresses, and
 //! the comparison. The format is `corpus/simulator/cases.json`'s with the
 //! additions `tools/sim/gen_nvcc_cases.py` describes (cluster dimensions,
