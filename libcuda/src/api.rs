@@ -18,7 +18,7 @@ use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::time::Instant;
 
 /// Runs an entry point's body; a panic becomes `CUDA_ERROR_UNKNOWN`.
-fn guard(f: impl FnOnce() -> Result<(), CUresult>) -> CUresult {
+pub(crate) fn guard(f: impl FnOnce() -> Result<(), CUresult>) -> CUresult {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(Ok(())) => CUDA_SUCCESS,
         Ok(Err(e)) => e,
@@ -27,7 +27,7 @@ fn guard(f: impl FnOnce() -> Result<(), CUresult>) -> CUresult {
 }
 
 /// Writes a result through a host pointer; null is `CUDA_ERROR_INVALID_VALUE`.
-unsafe fn put<T>(p: *mut T, v: T) -> Result<(), CUresult> {
+pub(crate) unsafe fn put<T>(p: *mut T, v: T) -> Result<(), CUresult> {
     if p.is_null() {
         return Err(CUDA_ERROR_INVALID_VALUE);
     }
@@ -35,11 +35,11 @@ unsafe fn put<T>(p: *mut T, v: T) -> Result<(), CUresult> {
     Ok(())
 }
 
-fn handle(h: Handle) -> u64 {
+pub(crate) fn handle(h: Handle) -> u64 {
     h as usize as u64
 }
 
-fn pointer(h: u64) -> Handle {
+pub(crate) fn pointer(h: u64) -> Handle {
     h as usize as Handle
 }
 
@@ -127,9 +127,9 @@ pub unsafe extern "C" fn cuDeviceGetAttribute(
     dev: CUdevice,
 ) -> CUresult {
     guard(|| {
-        state::with(|_| Ok(()))?;
+        let unified = state::with(|d| Ok(d.memory.unified))?;
         device(dev)?;
-        put(value, device::attribute(attribute)?)
+        put(value, device::attribute(attribute, unified)?)
     })
 }
 
@@ -391,6 +391,122 @@ pub unsafe extern "C" fn cuCtxGetFlags(flags: *mut c_uint) -> CUresult {
     })
 }
 
+/// `cuCtxGetLimit`: "Returns in `*pvalue` the current size of `limit`"
+/// (`device::limit_default` until `cuCtxSetLimit` changes it).
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetLimit(value: *mut usize, limit: c_uint) -> CUresult {
+    guard(|| {
+        let v = state::with(|d| {
+            let c = d.current()?;
+            let set = d
+                .contexts
+                .get(&c)
+                .and_then(|x| x.limits.get(&limit).copied());
+            match set {
+                Some(v) => Ok(v),
+                None => device::limit_default(limit),
+            }
+        })?;
+        put(value, v as usize)
+    })
+}
+
+/// `cuCtxSetLimit`: the value kept, as `device::limit_value` adjusts it
+/// ("The application can use cuCtxGetLimit() to find out exactly what the
+/// limit has been set to").
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxSetLimit(limit: c_uint, value: usize) -> CUresult {
+    guard(|| {
+        state::with(|d| {
+            let c = d.current()?;
+            let v = device::limit_value(limit, value as u64)?;
+            if let Some(x) = d.contexts.get_mut(&c) {
+                x.limits.insert(limit, v);
+            }
+            Ok(())
+        })
+    })
+}
+
+/// `cuCtxGetStreamPriorityRange`: "This function will return '0' in both
+/// `*leastPriority` and `*greatestPriority` if the current context's device
+/// does not support stream priorities" (`STREAM_PRIORITIES_SUPPORTED` is
+/// 0 here). "A NULL may be passed in ... if the value is not desired."
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetStreamPriorityRange(
+    least: *mut c_int,
+    greatest: *mut c_int,
+) -> CUresult {
+    guard(|| {
+        state::with(|d| d.current().map(|_| ()))?;
+        if !least.is_null() {
+            put(least, 0)?;
+        }
+        if !greatest.is_null() {
+            put(greatest, 0)?;
+        }
+        Ok(())
+    })
+}
+
+/// `cuCtxGetSharedMemConfig`: "When cuCtxGetSharedMemConfig is called on
+/// devices without configurable shared memory, it will return the fixed
+/// bank size of the hardware": four bytes (`CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE`).
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetSharedMemConfig(config: *mut c_uint) -> CUresult {
+    guard(|| {
+        state::with(|d| d.current().map(|_| ()))?;
+        put(config, shared_config::FOUR_BYTE_BANK_SIZE)
+    })
+}
+
+/// `cuCtxSetSharedMemConfig`: "This function will do nothing on devices
+/// with fixed shared memory bank size"; a value that is no
+/// `CUsharedconfig` is `CUDA_ERROR_INVALID_VALUE`.
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxSetSharedMemConfig(config: c_uint) -> CUresult {
+    guard(|| {
+        state::with(|d| d.current().map(|_| ()))?;
+        if config > shared_config::EIGHT_BYTE_BANK_SIZE {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        Ok(())
+    })
+}
+
+/// `cuModuleGetLoadingMode`: modules load eagerly (every kernel is read
+/// when the module loads; `CU_MODULE_EAGER_LOADING`).
+#[no_mangle]
+pub unsafe extern "C" fn cuModuleGetLoadingMode(mode: *mut c_uint) -> CUresult {
+    guard(|| {
+        state::with(|_| Ok(()))?;
+        put(mode, MODULE_EAGER_LOADING)
+    })
+}
+
+/// `cuDeviceGetPCIBusId`: `device::PCI_BUS_ID`, cut to `len - 1` bytes and
+/// NUL-terminated ("pciBusId should be large enough to store 13 characters
+/// including the NULL-terminator").
+#[no_mangle]
+pub unsafe extern "C" fn cuDeviceGetPCIBusId(
+    id: *mut c_char,
+    len: c_int,
+    dev: CUdevice,
+) -> CUresult {
+    guard(|| {
+        state::with(|_| Ok(()))?;
+        device(dev)?;
+        if id.is_null() || len <= 0 {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        let bytes = device::PCI_BUS_ID.as_bytes();
+        let n = bytes.len().min(len as usize - 1);
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), id.cast::<u8>(), n);
+        *id.add(n) = 0;
+        Ok(())
+    })
+}
+
 // ---- modules and functions ----
 
 /// The PTX text in `image`: NUL-terminated PTX text itself, a fat binary
@@ -467,6 +583,15 @@ unsafe fn load_image(image: *const c_void, log: &mut dyn FnMut(&str)) -> Result<
         let c = d.usable()?;
         match module::load(c, &src, config::ptx_isa(d.config.driver_version)) {
             Ok(m) => {
+                // the variables' addresses are device addresses too: held
+                // away from the host where they are free (`memory`)
+                for v in &m.variables {
+                    d.memory.hold_range(v.addr, v.addr + v.bytes.len() as u64);
+                }
+                for c in &m.constants {
+                    let a = module::Module::constant_address(c.1);
+                    d.memory.hold_range(a, a + c.2 as u64);
+                }
                 let h = d.handle();
                 d.modules.insert(h, m);
                 Ok(h)
@@ -960,6 +1085,19 @@ pub unsafe extern "C" fn cuMemAllocHost_v2(pp: *mut *mut c_void, bytesize: usize
         }
         state::with(|d| d.usable().map(|_| ()))?;
         let p = crate::host::alloc(bytesize)?;
+        state::with(|d| {
+            let context = d.current()?;
+            let id = d.memory.new_id();
+            d.host_allocations.insert(
+                p as usize as u64,
+                state::HostAllocation {
+                    size: bytesize as u64,
+                    context,
+                    id,
+                },
+            );
+            Ok(())
+        })?;
         put(pp, p)
     })
 }
@@ -979,7 +1117,11 @@ pub unsafe extern "C" fn cuMemHostAlloc(
 pub unsafe extern "C" fn cuMemFreeHost(p: *mut c_void) -> CUresult {
     guard(|| {
         state::with(|_| Ok(()))?;
-        crate::host::free(p)
+        crate::host::free(p)?;
+        state::with(|d| {
+            d.host_allocations.remove(&(p as usize as u64));
+            Ok(())
+        })
     })
 }
 

@@ -17,8 +17,9 @@ pub const MULTIPROCESSORS: i32 = 132;
 
 /// `cuDeviceGetAttribute`. An attribute number outside the API is
 /// `CUDA_ERROR_INVALID_VALUE`; one the API has and this device does not
-/// describe reads as 0 (a capability it lacks).
-pub fn attribute(a: i32) -> Result<i32, CUresult> {
+/// describe reads as 0 (a capability it lacks). `unified`: whether device
+/// addresses are held away from the host's (`memory::Memory::unified`).
+pub fn attribute(a: i32, unified: bool) -> Result<i32, CUresult> {
     use attr::*;
     let shared_per_sm = 228 << 10;
     Ok(match a {
@@ -50,10 +51,11 @@ pub fn attribute(a: i32) -> Result<i32, CUresult> {
         MAX_BLOCKS_PER_MULTIPROCESSOR => 32,
         COMPUTE_CAPABILITY_MAJOR => 9,
         COMPUTE_CAPABILITY_MINOR => 0,
-        // the device has its own address space, unified with nothing; work
-        // runs when issued, one launch at a time
+        // work runs when issued, one launch at a time
         GPU_OVERLAP | ASYNC_ENGINE_COUNT | CONCURRENT_KERNELS => 0,
-        UNIFIED_ADDRESSING => 1,
+        // one address space with the host only where the device's
+        // addresses are held away from it (`memory`, "Unified addressing")
+        UNIFIED_ADDRESSING => i32::from(unified),
         CLUSTER_LAUNCH | TENSOR_MAP_ACCESS_SUPPORTED => 1,
         GLOBAL_L1_CACHE_SUPPORTED | LOCAL_L1_CACHE_SUPPORTED => 1,
         COMPUTE_MODE | KERNEL_EXEC_TIMEOUT | INTEGRATED | CAN_MAP_HOST_MEMORY => 0,
@@ -138,3 +140,52 @@ pub fn set_function_attribute(f: &mut Function, a: i32, v: i32) -> Result<(), CU
     }
     Ok(())
 }
+
+/// `cuCtxGetLimit` of a limit no `cuCtxSetLimit` changed. The driver API
+/// gives the defaults of three: the device runtime's pending launch count
+/// ("the default (2048 launches)"); the printf FIFO and malloc heap sizes
+/// are the CUDA C++ Programming Guide's defaults (1 MiB, 8 MiB); the stack
+/// size is a choice, 1 KiB a thread (the driver API gives no default: the
+/// driver "automatically increases the per-thread stack size for each
+/// kernel launch as needed", and the simulator needs none). The L2 fetch
+/// granularity is a hint ("Values can range from 0B to 128B"): 32, an L2
+/// sector. No L2 is set aside to persist (`MAX_PERSISTING_L2_CACHE_SIZE` is
+/// 0 here). `CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH` "is only applicable to
+/// devices of compute capability < 9.0", and this is no CIG context
+/// (`CU_LIMIT_SHMEM_SIZE`, `..._CIG_SHMEM_FALLBACK_ENABLED`):
+/// `CUDA_ERROR_UNSUPPORTED_LIMIT`, as for any other number.
+pub fn limit_default(l: u32) -> Result<u64, CUresult> {
+    use crate::types::limit::*;
+    Ok(match l {
+        STACK_SIZE => 1024,
+        PRINTF_FIFO_SIZE => 1 << 20,
+        MALLOC_HEAP_SIZE => 8 << 20,
+        DEV_RUNTIME_PENDING_LAUNCH_COUNT => 2048,
+        MAX_L2_FETCH_GRANULARITY => 32,
+        PERSISTING_L2_CACHE_SIZE => 0,
+        CIG_ENABLED => 0,
+        _ => return Err(CUDA_ERROR_UNSUPPORTED_LIMIT),
+    })
+}
+
+/// The value `cuCtxSetLimit` keeps for `l`: "The driver is free to modify
+/// the requested value to meet h/w requirements (this could be clamping to
+/// minimum or maximum values ...)". The L2 fetch granularity is clamped to
+/// 0..=128, the persisting L2 size to 0 (none can be set aside); the
+/// "Can only be queried, cannot be set" CIG limits and those
+/// [`limit_default`] refuses are `CUDA_ERROR_UNSUPPORTED_LIMIT`.
+pub fn limit_value(l: u32, v: u64) -> Result<u64, CUresult> {
+    use crate::types::limit::*;
+    limit_default(l)?;
+    Ok(match l {
+        CIG_ENABLED => return Err(CUDA_ERROR_UNSUPPORTED_LIMIT),
+        MAX_L2_FETCH_GRANULARITY => v.min(128),
+        PERSISTING_L2_CACHE_SIZE => 0,
+        _ => v,
+    })
+}
+
+/// `cuDeviceGetPCIBusId`: "[domain]:[bus]:[device].[function] where domain,
+/// bus, device, and function are all hexadecimal values", from the PCI
+/// attributes, which are 0 (the device is on no bus).
+pub const PCI_BUS_ID: &str = "0000:00:00.0";

@@ -10,18 +10,22 @@
 
 mod api;
 pub mod config;
+pub mod copy;
 pub mod device;
 pub mod fatbin;
 mod host;
 pub mod launch;
 pub mod memory;
 pub mod module;
+pub mod pointer;
 pub mod procs;
 mod state;
 mod tensor;
 pub mod types;
 
 pub use api::*;
+pub use copy::*;
+pub use pointer::*;
 
 /// What `cuDriverGetVersion` reports: CUDA 12.8, whose PTX ISA (8.7) is the
 /// newest the simulator claims.

@@ -6,6 +6,8 @@
 //! functions: work runs when it is issued, in order.
 
 use crate::api::*;
+use crate::copy::*;
+use crate::pointer::*;
 use std::ffi::{c_int, c_void};
 
 macro_rules! table {
@@ -42,6 +44,15 @@ table! {
     cuMemcpyHtoDAsync_v2, cuMemcpyDtoHAsync_v2, cuMemcpyDtoDAsync_v2,
     cuMemsetD8_v2, cuMemsetD16_v2, cuMemsetD32_v2,
     cuMemsetD8Async, cuMemsetD16Async, cuMemsetD32Async,
+    cuMemcpy, cuMemcpyAsync, cuMemcpyPeer, cuMemcpyPeerAsync,
+    cuMemcpy2D_v2, cuMemcpy2DUnaligned_v2, cuMemcpy2DAsync_v2,
+    cuMemcpy3D_v2, cuMemcpy3DAsync_v2, cuMemcpy3DPeer, cuMemcpy3DPeerAsync,
+    cuMemsetD2D8_v2, cuMemsetD2D16_v2, cuMemsetD2D32_v2,
+    cuMemsetD2D8Async, cuMemsetD2D16Async, cuMemsetD2D32Async,
+    cuPointerGetAttribute, cuPointerGetAttributes,
+    cuCtxGetLimit, cuCtxSetLimit, cuCtxGetStreamPriorityRange,
+    cuCtxGetSharedMemConfig, cuCtxSetSharedMemConfig, cuModuleGetLoadingMode,
+    cuDeviceGetPCIBusId,
     cuStreamCreate, cuStreamCreateWithPriority, cuStreamDestroy_v2, cuStreamSynchronize,
     cuStreamQuery, cuStreamWaitEvent,
     cuEventCreate, cuEventRecord, cuEventRecordWithFlags, cuEventSynchronize, cuEventQuery,
@@ -84,6 +95,14 @@ fn versioned(base: &str, version: c_int) -> Option<&'static str> {
         "cuMemsetD8" => "cuMemsetD8_v2",
         "cuMemsetD16" => "cuMemsetD16_v2",
         "cuMemsetD32" => "cuMemsetD32_v2",
+        "cuMemcpy2D" => "cuMemcpy2D_v2",
+        "cuMemcpy2DUnaligned" => "cuMemcpy2DUnaligned_v2",
+        "cuMemcpy2DAsync" => "cuMemcpy2DAsync_v2",
+        "cuMemcpy3D" => "cuMemcpy3D_v2",
+        "cuMemcpy3DAsync" => "cuMemcpy3DAsync_v2",
+        "cuMemsetD2D8" => "cuMemsetD2D8_v2",
+        "cuMemsetD2D16" => "cuMemsetD2D16_v2",
+        "cuMemsetD2D32" => "cuMemsetD2D32_v2",
         "cuStreamDestroy" => "cuStreamDestroy_v2",
         "cuEventDestroy" => "cuEventDestroy_v2",
         _ => return None,

@@ -9,7 +9,7 @@ use crate::memory::Memory;
 use crate::module::{Function, Module};
 use crate::types::*;
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -25,6 +25,19 @@ pub struct Context {
     /// CUDA work will return the same error").
     pub sticky: Option<CUresult>,
     pub flags: u32,
+    /// Limits `cuCtxSetLimit` set (`CUlimit` to value); the others have
+    /// their defaults (`device::limit_default`).
+    pub limits: HashMap<u32, u64>,
+}
+
+/// Page-locked host memory (`cuMemAllocHost`), for pointer attributes.
+#[derive(Debug)]
+pub struct HostAllocation {
+    pub size: u64,
+    /// The context current when it was made.
+    pub context: u64,
+    /// `CU_POINTER_ATTRIBUTE_BUFFER_ID`.
+    pub id: u64,
 }
 
 /// A stream: work on it runs when it is issued, so it is always idle.
@@ -57,6 +70,8 @@ pub struct Driver {
     pub streams: HashMap<u64, Stream>,
     pub events: HashMap<u64, Event>,
     pub memory: Memory,
+    /// Live page-locked host allocations, by address.
+    pub host_allocations: BTreeMap<u64, HostAllocation>,
 }
 
 /// The driver, once `cuInit` has made it.
@@ -113,6 +128,7 @@ impl Driver {
             functions: HashMap::new(),
             streams: HashMap::new(),
             events: HashMap::new(),
+            host_allocations: BTreeMap::new(),
         }
     }
 

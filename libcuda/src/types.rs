@@ -45,6 +45,7 @@ results! {
     CUDA_ERROR_INVALID_IMAGE = 200, "device kernel image is invalid";
     CUDA_ERROR_INVALID_CONTEXT = 201, "invalid device context";
     CUDA_ERROR_NO_BINARY_FOR_GPU = 209, "no kernel image is available for execution on the device";
+    CUDA_ERROR_UNSUPPORTED_LIMIT = 215, "limit is not supported on this architecture";
     CUDA_ERROR_INVALID_PTX = 218, "a PTX JIT compilation failed";
     CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222, "the provided PTX was compiled with an unsupported toolchain.";
     CUDA_ERROR_INVALID_SOURCE = 300, "device kernel image is invalid";
@@ -204,3 +205,124 @@ pub struct CUlaunchConfig {
 pub struct CUuuid {
     pub bytes: [u8; 16],
 }
+
+/// `CUmemorytype`: where a copy's side lies.
+pub mod memory_type {
+    pub const HOST: u32 = 1;
+    pub const DEVICE: u32 = 2;
+    pub const ARRAY: u32 = 3;
+    /// A unified virtual address: the driver tells host from device.
+    pub const UNIFIED: u32 = 4;
+}
+
+/// `CUpointer_attribute` values.
+pub mod pointer_attr {
+    pub const CONTEXT: u32 = 1;
+    pub const MEMORY_TYPE: u32 = 2;
+    pub const DEVICE_POINTER: u32 = 3;
+    pub const HOST_POINTER: u32 = 4;
+    pub const P2P_TOKENS: u32 = 5;
+    pub const SYNC_MEMOPS: u32 = 6;
+    pub const BUFFER_ID: u32 = 7;
+    pub const IS_MANAGED: u32 = 8;
+    pub const DEVICE_ORDINAL: u32 = 9;
+    pub const IS_LEGACY_CUDA_IPC_CAPABLE: u32 = 10;
+    pub const RANGE_START_ADDR: u32 = 11;
+    pub const RANGE_SIZE: u32 = 12;
+    pub const MAPPED: u32 = 13;
+    pub const ALLOWED_HANDLE_TYPES: u32 = 14;
+    pub const IS_GPU_DIRECT_RDMA_CAPABLE: u32 = 15;
+    pub const ACCESS_FLAGS: u32 = 16;
+    pub const MEMPOOL_HANDLE: u32 = 17;
+    pub const MAPPING_SIZE: u32 = 18;
+    pub const MAPPING_BASE_ADDR: u32 = 19;
+    pub const MEMORY_BLOCK_ID: u32 = 20;
+    pub const IS_HW_DECOMPRESS_CAPABLE: u32 = 21;
+}
+
+/// `CUlimit` values.
+pub mod limit {
+    pub const STACK_SIZE: u32 = 0;
+    pub const PRINTF_FIFO_SIZE: u32 = 1;
+    pub const MALLOC_HEAP_SIZE: u32 = 2;
+    pub const DEV_RUNTIME_SYNC_DEPTH: u32 = 3;
+    pub const DEV_RUNTIME_PENDING_LAUNCH_COUNT: u32 = 4;
+    pub const MAX_L2_FETCH_GRANULARITY: u32 = 5;
+    pub const PERSISTING_L2_CACHE_SIZE: u32 = 6;
+    pub const SHMEM_SIZE: u32 = 7;
+    pub const CIG_ENABLED: u32 = 8;
+    pub const CIG_SHMEM_FALLBACK_ENABLED: u32 = 9;
+}
+
+/// `CUsharedconfig` values.
+pub mod shared_config {
+    pub const DEFAULT_BANK_SIZE: u32 = 0;
+    pub const FOUR_BYTE_BANK_SIZE: u32 = 1;
+    pub const EIGHT_BYTE_BANK_SIZE: u32 = 2;
+}
+
+/// `CU_MODULE_EAGER_LOADING`: "Lazy Kernel Loading is not enabled".
+pub const MODULE_EAGER_LOADING: u32 = 1;
+
+/// `CUDA_MEMCPY2D` (`CUDA_MEMCPY2D_v2` in `cuda.h`).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CUDA_MEMCPY2D {
+    pub src_x_in_bytes: usize,
+    pub src_y: usize,
+    pub src_memory_type: c_uint,
+    pub src_host: *const c_void,
+    pub src_device: CUdeviceptr,
+    pub src_array: Handle,
+    pub src_pitch: usize,
+    pub dst_x_in_bytes: usize,
+    pub dst_y: usize,
+    pub dst_memory_type: c_uint,
+    pub dst_host: *mut c_void,
+    pub dst_device: CUdeviceptr,
+    pub dst_array: Handle,
+    pub dst_pitch: usize,
+    pub width_in_bytes: usize,
+    pub height: usize,
+}
+
+/// `CUDA_MEMCPY3D` (`CUDA_MEMCPY3D_v2`); `CUDA_MEMCPY3D_PEER` has the same
+/// layout with the source and destination contexts where this one has
+/// `reserved0` and `reserved1`.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CUDA_MEMCPY3D {
+    pub src_x_in_bytes: usize,
+    pub src_y: usize,
+    pub src_z: usize,
+    pub src_lod: usize,
+    pub src_memory_type: c_uint,
+    pub src_host: *const c_void,
+    pub src_device: CUdeviceptr,
+    pub src_array: Handle,
+    /// `reserved0`; `srcContext` in `CUDA_MEMCPY3D_PEER`.
+    pub src_context: Handle,
+    pub src_pitch: usize,
+    pub src_height: usize,
+    pub dst_x_in_bytes: usize,
+    pub dst_y: usize,
+    pub dst_z: usize,
+    pub dst_lod: usize,
+    pub dst_memory_type: c_uint,
+    pub dst_host: *mut c_void,
+    pub dst_device: CUdeviceptr,
+    pub dst_array: Handle,
+    /// `reserved1`; `dstContext` in `CUDA_MEMCPY3D_PEER`.
+    pub dst_context: Handle,
+    pub dst_pitch: usize,
+    pub dst_height: usize,
+    pub width_in_bytes: usize,
+    pub height: usize,
+    pub depth: usize,
+}
+
+/// `CUDA_MEMCPY3D_PEER`: the layout of [`CUDA_MEMCPY3D`].
+#[allow(non_camel_case_types)]
+pub type CUDA_MEMCPY3D_PEER = CUDA_MEMCPY3D;

@@ -62,7 +62,21 @@ fn wrong_handles_and_null_pointers_get_documented_errors() {
                     "cuMemcpyHtoDAsync",
                     cuda::cuMemcpyHtoDAsync_v2(0, [0u8; 4].as_ptr().cast(), 4, h),
                 ));
+                let copy: CUDA_MEMCPY2D = std::mem::zeroed();
+                results.push(("cuMemcpy2DAsync", cuda::cuMemcpy2DAsync_v2(&copy, h)));
+                let copy3: CUDA_MEMCPY3D = std::mem::zeroed();
+                results.push(("cuMemcpy3DAsync", cuda::cuMemcpy3DAsync_v2(&copy3, h)));
+                results.push(("cuMemcpyAsync", cuda::cuMemcpyAsync(0, 0, 4, h)));
+                results.push((
+                    "cuMemsetD2D8Async",
+                    cuda::cuMemsetD2D8Async(0, 4, 0, 4, 1, h),
+                ));
             }
+            // contexts that are none
+            results.push(("cuMemcpyPeer", cuda::cuMemcpyPeer(0, h, 0, h, 4)));
+            let mut peer: CUDA_MEMCPY3D_PEER = std::mem::zeroed();
+            (peer.src_context, peer.dst_context) = (h, h);
+            results.push(("cuMemcpy3DPeer", cuda::cuMemcpy3DPeer(&peer)));
             results.push(("cuCtxDestroy", cuda::cuCtxDestroy_v2(h)));
             results.push(("cuCtxPushCurrent", cuda::cuCtxPushCurrent_v2(h)));
             // no parameters: refused for a real kernel (it has four)
@@ -124,6 +138,18 @@ fn wrong_handles_and_null_pointers_get_documented_errors() {
                 0,
             ),
             cuda::cuMemFreeHost(0x1000 as *mut c_void),
+            cuda::cuMemcpy2D_v2(null()),
+            cuda::cuMemcpy2DUnaligned_v2(null()),
+            cuda::cuMemcpy3D_v2(null()),
+            cuda::cuMemcpy3DPeer(null()),
+            cuda::cuMemcpy3DPeerAsync(null(), null_mut()),
+            cuda::cuMemcpy(0, 0, 4),
+            cuda::cuPointerGetAttribute(null_mut(), 1, 0),
+            cuda::cuPointerGetAttributes(1, null(), null_mut(), 0),
+            cuda::cuCtxGetLimit(null_mut(), 0),
+            cuda::cuCtxGetSharedMemConfig(null_mut()),
+            cuda::cuModuleGetLoadingMode(null_mut()),
+            cuda::cuDeviceGetPCIBusId(null_mut(), 16, 0),
         ] {
             assert!(
                 [CUDA_ERROR_INVALID_VALUE, CUDA_ERROR_INVALID_HANDLE].contains(&r),
