@@ -70,6 +70,7 @@ fn check(module: &Module, options: &Options, record_rows: bool) -> (Vec<Diagnost
         arch: options.arch,
         globals: HashMap::default(),
         address_bits: 64,
+        explicit_address_size: false,
         resolved: HashMap::default(),
         sets: Vec::new(),
         key: String::new(),
@@ -192,6 +193,8 @@ struct Checker<'c> {
     target: Option<Target>,
     globals: HashMap<String, Symbol, Fnv>,
     address_bits: u32,
+    /// Whether the module has an `.address_size` directive.
+    explicit_address_size: bool,
     /// The forms each distinct opcode-and-qualifiers string resolves to
     /// (qualifier rules do not depend on operands, so this is exact), as
     /// an index into `sets`.
@@ -340,6 +343,7 @@ impl<'c> Checker<'c> {
             arch: self.arch,
             globals: self.globals.clone(),
             address_bits: self.address_bits,
+            explicit_address_size: self.explicit_address_size,
             resolved: HashMap::default(),
             sets: Vec::new(),
             key: String::new(),
@@ -379,6 +383,7 @@ impl<'c> Checker<'c> {
                 Item::AddressSize { span, bits } => {
                     address_size = Some(*span);
                     self.address_bits = *bits;
+                    self.explicit_address_size = true;
                 }
                 Item::Version { major, minor, .. } => {
                     version = Some(PtxVersion::new(*major, *minor))
@@ -874,6 +879,7 @@ impl<'c> Checker<'c> {
                 for op in &ins.operands {
                     self.names_declared(op, scope);
                 }
+                self.unlisted_addresses(ins, scope);
             }
             return;
         };
@@ -1206,7 +1212,10 @@ impl<'c> Checker<'c> {
                     shared.then_some(".shared")
                 });
                 memory_index += 1;
-                if let Err(msg) = self.memory_space(ins, op, expected, scope) {
+                let checked = self
+                    .memory_space(ins, op, expected, scope)
+                    .and_then(|()| self.address_form(ins, op, expected, scope));
+                if let Err(msg) = checked {
                     if self.quiet {
                         return false;
                     }
@@ -1680,6 +1689,93 @@ impl<'c> Checker<'c> {
                 "`{name}` is in `{space}`, but this operand addresses `{e}`"
             )),
             _ => Ok(()),
+        }
+    }
+
+    /// What ptxas 13.0 requires of a `.global` or generic address beyond the
+    /// grammar (2026-11-27, small modules on sm_75, sm_80 and sm_90;
+    /// `corpus/realworld/README.md`):
+    /// - in a register, 64 bits (PTX ISA 6.4.1: generic addresses "are
+    ///   64-bit" under `.address_size 64`): a 32-bit register as the address
+    ///   of `ld`, `ld.global.nc`, `st`, `atom`, `red` or `prefetch` is
+    ///   "Program uses 32-bit address ... conflicting with .address_size
+    ///   64", then fatal ("32-Bit compilation is no longer supported",
+    ///   "32-Bit ABI ... is not supported on sm_90 or higher"); in a module
+    ///   with no `.address_size` the same register makes ptxas take the
+    ///   module as 32-bit, with the same fatal end. `.shared`, `.local`,
+    ///   `.const` and `.param` addresses in 32-bit registers are accepted,
+    ///   and so is a 32-bit `.global` source of `cp.async` and
+    ///   `cp.async.bulk` (the legality corpus); instructions not probed are
+    ///   not checked.
+    /// - not an immediate in `.global` ("Immediate addresses allowed only
+    ///   for .local state space").
+    fn address_form(
+        &self,
+        ins: &Instruction,
+        op: &Operand,
+        expected: Option<&str>,
+        scope: &[Scope],
+    ) -> Result<(), String> {
+        let OperandKind::Addr(Address {
+            base, coords: None, ..
+        }) = &op.kind
+        else {
+            return Ok(());
+        };
+        let Some(base) = base else {
+            return match expected {
+                Some(".global") => Err(
+                    "an immediate address is allowed only in `.local` (ptxas: \"Immediate addresses allowed only for .local state space\")"
+                        .into(),
+                ),
+                _ => Ok(()),
+            };
+        };
+        let probed = matches!(
+            ins.opcode.as_str(),
+            "ld" | "st" | "atom" | "red" | "prefetch"
+        );
+        if !probed || !matches!(expected, None | Some(".global")) {
+            return Ok(());
+        }
+        let Some(Symbol::Reg(ty)) = self.lookup(base, scope) else {
+            return Ok(());
+        };
+        let narrow = crate::catalogue::types::ptx_type(ty).is_some_and(|t| t.bits == 32);
+        if !narrow {
+            return Ok(());
+        }
+        let space = expected.unwrap_or("generic");
+        Err(if self.explicit_address_size {
+            format!(
+                "`{base}` is a 32-bit register, but a {space} address is 64-bit under `.address_size 64` (32-bit addressing is not supported by any target ptxas 13.0 compiles for)"
+            )
+        } else {
+            format!(
+                "`{base}` is a 32-bit register holding a {space} address: with no `.address_size`, ptxas takes the module as 32-bit, which no target it compiles for supports"
+            )
+        })
+    }
+
+    /// The addresses of an instruction outside the catalogues (`atom`,
+    /// `red`, `mbarrier`...): the k-th `[...]` operand addresses the k-th
+    /// state space written in the qualifiers, generic when there is none.
+    fn unlisted_addresses(&mut self, ins: &Instruction, scope: &[Scope]) {
+        let mut spaces = ins.quals.iter().filter_map(|q| space_of(q));
+        for op in &ins.operands {
+            if !matches!(op.kind, OperandKind::Addr(_)) {
+                continue;
+            }
+            let expected = spaces.next();
+            if let Err(msg) = self.address_form(ins, op, expected, scope) {
+                self.diag(
+                    op.span,
+                    "state-space",
+                    None,
+                    format!("`{}` operand: {msg}", ins.full_opcode()),
+                );
+                return;
+            }
         }
     }
 
