@@ -473,19 +473,18 @@ impl<'c> Checker<'c> {
                 );
             }
         }
-        // ptxas 13.0: "32-Bit ABI (--machine 32 or 32-Bit addressing) is
-        // not supported on sm_90 or higher architectures".
-        if let Some(a) = self.arch.or(self.target) {
-            if let (32, Some(span)) = (self.address_bits, address_size) {
-                if a.number >= 90 {
-                    self.diag(
-                        span,
-                        "target",
-                        None,
-                        format!("`.address_size 32` is not supported for {a}: 32-bit addressing ends at sm_90"),
-                    );
-                }
-            }
+        // ptxas 13.0 compiles no 32-bit code (2026-11-27, `.address_size 32`
+        // for sm_75, sm_80, sm_86, sm_89: "32-Bit compilation is no longer
+        // supported"; sm_90: "32-Bit ABI (--machine 32 or 32-Bit addressing)
+        // is not supported on sm_90 or higher architectures";
+        // `semantics/tests/address_width.rs`).
+        if let (32, Some(span)) = (self.address_bits, address_size) {
+            self.diag(
+                span,
+                "target",
+                None,
+                "`.address_size 32` is not supported: ptxas 13.0 compiles no 32-bit code (\"32-Bit compilation is no longer supported\")".into(),
+            );
         }
         if let (Some(t), Some(v)) = (self.target, self.ptx) {
             if v < t.min_ptx() {

@@ -172,3 +172,28 @@ fn address_widths_get_ptxas_verdicts() {
         wrong.join("\n")
     );
 }
+
+/// `.address_size 32`: ptxas 13.0 refuses it for every architecture it
+/// compiles for (sm_75, sm_80, sm_86, sm_89: "32-Bit compilation is no
+/// longer supported"; sm_90: "32-Bit ABI ... is not supported on sm_90 or
+/// higher"), with or without an instruction in the kernel.
+#[test]
+fn address_size_32_is_refused_everywhere() {
+    for body in ["", "ld.param.u32 %r1, [p];\n st.global.u32 [%r1], %r1;"] {
+        let src = format!(
+            ".version 7.0\n.target sm_75\n.address_size 32\n.entry k (.param .u32 p)\n{{\n .reg .u32 %r<4>;\n {body}\n exit;\n}}\n"
+        );
+        let module = parse(&src).expect("probe modules parse");
+        for arch in ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90"] {
+            let options = Options {
+                arch: Target::parse(arch),
+                ..Options::default()
+            };
+            let found = check_module(&module, &options);
+            assert!(
+                found.iter().any(|d| d.message.contains(".address_size 32")),
+                "{arch}: {found:?}"
+            );
+        }
+    }
+}
