@@ -44,7 +44,7 @@ pub(crate) fn pointer(h: u64) -> Handle {
 }
 
 /// A NUL-terminated host string; null is `CUDA_ERROR_INVALID_VALUE`.
-unsafe fn text<'a>(p: *const c_char) -> Result<&'a str, CUresult> {
+pub(crate) unsafe fn text<'a>(p: *const c_char) -> Result<&'a str, CUresult> {
     if p.is_null() {
         return Err(CUDA_ERROR_INVALID_VALUE);
     }
@@ -144,6 +144,97 @@ pub unsafe extern "C" fn cuDeviceComputeCapability(
         device(dev)?;
         put(major, 9)?;
         put(minor, 0)
+    })
+}
+
+/// `CUdevprop`, of the deprecated `cuDeviceGetProperties`.
+#[repr(C)]
+pub struct CUdevprop {
+    pub max_threads_per_block: c_int,
+    pub max_threads_dim: [c_int; 3],
+    pub max_grid_size: [c_int; 3],
+    pub shared_mem_per_block: c_int,
+    pub total_constant_memory: c_int,
+    pub simd_width: c_int,
+    pub mem_pitch: c_int,
+    pub regs_per_block: c_int,
+    pub clock_rate: c_int,
+    pub texture_align: c_int,
+}
+
+/// `cuDeviceGetProperties` (deprecated): the same numbers as
+/// `cuDeviceGetAttribute`.
+#[no_mangle]
+pub unsafe extern "C" fn cuDeviceGetProperties(prop: *mut CUdevprop, dev: CUdevice) -> CUresult {
+    guard(|| {
+        state::with(|_| Ok(()))?;
+        device(dev)?;
+        use attr::*;
+        let a = |k| device::attribute(k, false);
+        put(
+            prop,
+            CUdevprop {
+                max_threads_per_block: a(MAX_THREADS_PER_BLOCK)?,
+                max_threads_dim: [
+                    a(MAX_BLOCK_DIM_X)?,
+                    a(MAX_BLOCK_DIM_Y)?,
+                    a(MAX_BLOCK_DIM_Z)?,
+                ],
+                max_grid_size: [a(MAX_GRID_DIM_X)?, a(MAX_GRID_DIM_Y)?, a(MAX_GRID_DIM_Z)?],
+                shared_mem_per_block: a(MAX_SHARED_MEMORY_PER_BLOCK)?,
+                total_constant_memory: a(TOTAL_CONSTANT_MEMORY)?,
+                simd_width: a(WARP_SIZE)?,
+                mem_pitch: a(MAX_PITCH)?,
+                regs_per_block: a(MAX_REGISTERS_PER_BLOCK)?,
+                clock_rate: a(CLOCK_RATE)?,
+                texture_align: a(TEXTURE_ALIGNMENT)?,
+            },
+        )
+    })
+}
+
+/// `cuDeviceCanAccessPeer`: one device, so no peer: 0 for a valid pair
+/// (a device is not its own peer).
+#[no_mangle]
+pub unsafe extern "C" fn cuDeviceCanAccessPeer(
+    can: *mut c_int,
+    dev: CUdevice,
+    peer: CUdevice,
+) -> CUresult {
+    guard(|| {
+        state::with(|_| Ok(()))?;
+        device(dev)?;
+        device(peer)?;
+        put(can, 0)
+    })
+}
+
+/// `cuGetExportTable`: the driver's private tables, which the CUDA runtime
+/// asks for by UUID and NVIDIA does not document. None is offered
+/// (`CUDA_ERROR_NOT_SUPPORTED`); the UUID asked for goes to the report, so
+/// that a program built on the runtime says why it stops.
+#[no_mangle]
+pub unsafe extern "C" fn cuGetExportTable(
+    table: *mut *const c_void,
+    id: *const [u8; 16],
+) -> CUresult {
+    guard(|| {
+        if table.is_null() || id.is_null() {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        table.write_unaligned(std::ptr::null());
+        let id: String = (*id).iter().map(|b| format!("{b:02x}")).collect();
+        let why = format!(
+            "ptx-libcuda: cuGetExportTable {id}: the driver's private tables are not documented and not offered; the CUDA runtime cannot run on this library"
+        );
+        let written = state::with(|d| {
+            d.write_report(&why);
+            Ok(())
+        });
+        if written.is_err() {
+            eprintln!("{why}");
+        }
+        Err(CUDA_ERROR_NOT_SUPPORTED)
     })
 }
 
@@ -460,6 +551,74 @@ pub unsafe extern "C" fn cuCtxGetSharedMemConfig(config: *mut c_uint) -> CUresul
     })
 }
 
+/// `cuCtxGetCacheConfig`: the preference set with `cuCtxSetCacheConfig`
+/// (`CU_FUNC_CACHE_PREFER_NONE` at first); the simulator has no L1 to
+/// divide, so it changes nothing.
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxGetCacheConfig(config: *mut c_uint) -> CUresult {
+    guard(|| {
+        let c = state::with(|d| {
+            let c = d.current()?;
+            Ok(d.contexts.get(&c).map_or(0, |x| x.cache_config))
+        })?;
+        put(config, c)
+    })
+}
+
+/// `cuCtxSetCacheConfig`: one of the four `CUfunc_cache` values, kept;
+/// another is `CUDA_ERROR_INVALID_VALUE`.
+#[no_mangle]
+pub unsafe extern "C" fn cuCtxSetCacheConfig(config: c_uint) -> CUresult {
+    guard(|| {
+        if config > 3 {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        state::with(|d| {
+            let c = d.current()?;
+            if let Some(x) = d.contexts.get_mut(&c) {
+                x.cache_config = config;
+            }
+            Ok(())
+        })
+    })
+}
+
+/// `cuMemAllocPitch_v2`: `Height` rows of `WidthInBytes`, each row `pitch`
+/// bytes apart, the pitch a multiple of 512 (the device's texture
+/// alignment: "the pitch returned ... is guaranteed to match or exceed the
+/// alignment requirement for texture binding"). `ElementSizeBytes` "may be
+/// 4, 8 or 16"; anything else, or a zero width or height, is
+/// `CUDA_ERROR_INVALID_VALUE`.
+#[no_mangle]
+pub unsafe extern "C" fn cuMemAllocPitch_v2(
+    dptr: *mut CUdeviceptr,
+    pitch: *mut usize,
+    width: usize,
+    height: usize,
+    element_size: c_uint,
+) -> CUresult {
+    guard(|| {
+        if dptr.is_null() || pitch.is_null() || width == 0 || height == 0 {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        if !matches!(element_size, 4 | 8 | 16) {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        let row = width
+            .div_ceil(512)
+            .checked_mul(512)
+            .ok_or(CUDA_ERROR_INVALID_VALUE)?;
+        let bytes = row.checked_mul(height).ok_or(CUDA_ERROR_OUT_OF_MEMORY)?;
+        let a = state::with(|d| {
+            let c = d.usable()?;
+            let fill = d.config.fill.unwrap_or(config::DEFAULT_FILL);
+            d.memory.alloc(c, bytes as u64, fill)
+        })?;
+        put(pitch, row)?;
+        put(dptr, a)
+    })
+}
+
 /// `cuCtxSetSharedMemConfig`: "This function will do nothing on devices
 /// with fixed shared memory bank size"; a value that is no
 /// `CUsharedconfig` is `CUDA_ERROR_INVALID_VALUE`.
@@ -517,7 +676,10 @@ pub unsafe extern "C" fn cuDeviceGetPCIBusId(
 /// to be that long. A cubin, or a fat binary with no PTX for the device, is
 /// `CUDA_ERROR_NO_BINARY_FOR_GPU` (the library runs PTX only); sizes and
 /// offsets that do not hold together are `CUDA_ERROR_INVALID_IMAGE`.
-unsafe fn image_text(image: *const c_void, log: &mut dyn FnMut(&str)) -> Result<String, CUresult> {
+pub(crate) unsafe fn image_text(
+    image: *const c_void,
+    log: &mut dyn FnMut(&str),
+) -> Result<String, CUresult> {
     // the first four bytes, read no further than a NUL (text may be
     // shorter than four bytes)
     let mut head = [0u8; 4];

@@ -15,8 +15,10 @@ pub mod device;
 pub mod fatbin;
 mod host;
 pub mod launch;
+pub mod link;
 pub mod memory;
 pub mod module;
+pub mod occupancy;
 pub mod pointer;
 pub mod procs;
 mod state;
@@ -25,6 +27,8 @@ pub mod types;
 
 pub use api::*;
 pub use copy::*;
+pub use link::*;
+pub use occupancy::*;
 pub use pointer::*;
 
 /// What `cuDriverGetVersion` reports: CUDA 12.8, whose PTX ISA (8.7) is the

@@ -7,6 +7,8 @@
 
 use crate::api::*;
 use crate::copy::*;
+use crate::link::*;
+use crate::occupancy::*;
 use crate::pointer::*;
 use std::ffi::{c_int, c_void};
 
@@ -58,6 +60,13 @@ table! {
     cuEventCreate, cuEventRecord, cuEventRecordWithFlags, cuEventSynchronize, cuEventQuery,
     cuEventDestroy_v2, cuEventElapsedTime, cuEventElapsedTime_v2,
     cuLaunchKernel, cuLaunchKernelEx,
+    cuDeviceGetProperties, cuDeviceCanAccessPeer, cuGetExportTable,
+    cuCtxGetCacheConfig, cuCtxSetCacheConfig, cuMemAllocPitch_v2,
+    cuOccupancyMaxActiveBlocksPerMultiprocessor,
+    cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+    cuOccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSizeWithFlags,
+    cuOccupancyAvailableDynamicSMemPerBlock,
+    cuLinkCreate_v2, cuLinkAddData_v2, cuLinkAddFile_v2, cuLinkComplete, cuLinkDestroy,
     cuTensorMapEncodeTiled, cuTensorMapEncodeIm2col,
     cuGetErrorName, cuGetErrorString, cuGetProcAddress, cuGetProcAddress_v2,
 }
@@ -95,6 +104,10 @@ fn versioned(base: &str, version: c_int) -> Option<&'static str> {
         "cuMemsetD8" => "cuMemsetD8_v2",
         "cuMemsetD16" => "cuMemsetD16_v2",
         "cuMemsetD32" => "cuMemsetD32_v2",
+        "cuMemAllocPitch" => "cuMemAllocPitch_v2",
+        "cuLinkCreate" => "cuLinkCreate_v2",
+        "cuLinkAddData" => "cuLinkAddData_v2",
+        "cuLinkAddFile" => "cuLinkAddFile_v2",
         "cuMemcpy2D" => "cuMemcpy2D_v2",
         "cuMemcpy2DUnaligned" => "cuMemcpy2DUnaligned_v2",
         "cuMemcpy2DAsync" => "cuMemcpy2DAsync_v2",

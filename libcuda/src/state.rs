@@ -28,6 +28,8 @@ pub struct Context {
     /// Limits `cuCtxSetLimit` set (`CUlimit` to value); the others have
     /// their defaults (`device::limit_default`).
     pub limits: HashMap<u32, u64>,
+    /// The `CUfunc_cache` preference of `cuCtxSetCacheConfig`.
+    pub cache_config: u32,
 }
 
 /// Page-locked host memory (`cuMemAllocHost`), for pointer attributes.

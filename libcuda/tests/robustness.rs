@@ -47,7 +47,37 @@ fn wrong_handles_and_null_pointers_get_documented_errors() {
             if h != f {
                 results.push(("cuFuncGetAttribute", cuda::cuFuncGetAttribute(&mut v, 0, h)));
                 results.push(("cuFuncSetAttribute", cuda::cuFuncSetAttribute(h, 8, 0)));
+                results.push((
+                    "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+                    cuda::cuOccupancyMaxActiveBlocksPerMultiprocessor(&mut v, h, 32, 0),
+                ));
+                let mut grid = 0;
+                results.push((
+                    "cuOccupancyMaxPotentialBlockSize",
+                    cuda::cuOccupancyMaxPotentialBlockSize(&mut grid, &mut v, h, None, 0, 0),
+                ));
             }
+            // link states that are none
+            let (mut image, mut size) = (null_mut(), 0usize);
+            results.push((
+                "cuLinkComplete",
+                cuda::cuLinkComplete(h, &mut image, &mut size),
+            ));
+            results.push(("cuLinkDestroy", cuda::cuLinkDestroy(h)));
+            let ptx = c".version 8.7";
+            results.push((
+                "cuLinkAddData",
+                cuda::cuLinkAddData_v2(
+                    h,
+                    1,
+                    ptx.as_ptr() as *mut _,
+                    13,
+                    null(),
+                    0,
+                    null_mut(),
+                    null_mut(),
+                ),
+            ));
             results.push(("cuEventRecord", cuda::cuEventRecord(h, null_mut())));
             results.push(("cuEventSynchronize", cuda::cuEventSynchronize(h)));
             results.push((

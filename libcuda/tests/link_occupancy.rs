@@ -1,0 +1,395 @@
+//! The JIT linker (`cuLink*`, PTX inputs), occupancy, pitched allocations,
+//! the deprecated `cuDeviceGetProperties`, peers, the cache preference and
+//! `cuGetExportTable`: expected values from the documented limits of the
+//! device (computed here, not read from the library), and a linked module
+//! run against sums computed in the test (`add.rn.f32`, as Rust's `+`).
+
+mod common;
+
+use common::*;
+use cuda::types::*;
+use std::ffi::{c_int, c_uint, c_void, CString};
+use std::ptr::{null, null_mut};
+
+/// The CTAs of `block` threads and `shared` bytes that fit one
+/// multiprocessor of a compute capability 9.0 device: 2048 threads, 32
+/// CTAs, 228 KiB of shared memory with 1 KiB reserved per CTA.
+fn expected_ctas(block: u64, shared: u64) -> u64 {
+    let warps = block.div_ceil(32);
+    (2048 / (warps * 32))
+        .min(32)
+        .min((228 << 10) / (shared + 1024))
+}
+
+#[test]
+fn a_linked_ptx_module_runs() {
+    let _c = context();
+    let src = CString::new(vecadd()).unwrap();
+    let bytes = src.as_bytes_with_nul();
+    unsafe {
+        let mut link = null_mut();
+        ok(
+            "cuLinkCreate",
+            cuda::cuLinkCreate_v2(0, null_mut(), null_mut(), &mut link),
+        );
+        ok(
+            "cuLinkAddData",
+            cuda::cuLinkAddData_v2(
+                link,
+                1, // CU_JIT_INPUT_PTX
+                bytes.as_ptr() as *mut c_void,
+                bytes.len(),
+                null(),
+                0,
+                null_mut(),
+                null_mut(),
+            ),
+        );
+        let (mut image, mut size) = (null_mut(), 0usize);
+        ok(
+            "cuLinkComplete",
+            cuda::cuLinkComplete(link, &mut image, &mut size),
+        );
+        assert!(size > 0);
+        let mut m = null_mut();
+        ok("cuModuleLoadData", cuda::cuModuleLoadData(&mut m, image));
+        // the image may go once the module is loaded
+        ok("cuLinkDestroy", cuda::cuLinkDestroy(link));
+        let mut f = null_mut();
+        let name = CString::new("vecadd").unwrap();
+        ok(
+            "cuModuleGetFunction",
+            cuda::cuModuleGetFunction(&mut f, m, name.as_ptr()),
+        );
+        let n = 300u32;
+        let a: Vec<f32> = (0..n).map(|i| i as f32 * 0.75 + 1.0).collect();
+        let b: Vec<f32> = (0..n).map(|i| (i ^ 0x55) as f32 / 3.0).collect();
+        let bytes_of = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let (mut pa, mut pb) = (upload(&bytes_of(&a)), upload(&bytes_of(&b)));
+        let mut pc = upload(&vec![0u8; 4 * n as usize]);
+        let mut count = n;
+        let mut params = [
+            (&mut pa as *mut u64).cast::<c_void>(),
+            (&mut pb as *mut u64).cast(),
+            (&mut pc as *mut u64).cast(),
+            (&mut count as *mut u32).cast(),
+        ];
+        ok("launch", launch(f, [3, 1, 1], [128, 1, 1], 0, &mut params));
+        let out = download(pc, 4 * n as usize);
+        for i in 0..n as usize {
+            let got = f32::from_le_bytes(out[4 * i..4 * i + 4].try_into().unwrap());
+            assert_eq!(got.to_bits(), (a[i] + b[i]).to_bits(), "element {i}");
+        }
+    }
+}
+
+#[test]
+fn the_linker_refuses_what_it_cannot_do() {
+    let _c = context();
+    unsafe {
+        let mut link = null_mut();
+        ok(
+            "cuLinkCreate",
+            cuda::cuLinkCreate_v2(0, null_mut(), null_mut(), &mut link),
+        );
+        let (mut image, mut size) = (null_mut(), 0usize);
+        // nothing added
+        assert_eq!(
+            cuda::cuLinkComplete(link, &mut image, &mut size),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        // PTX that does not check
+        let bad = CString::new(format!("{HEADER}.entry k() {{ add.u32 %r1, 1; ret; }}")).unwrap();
+        let bad = bad.as_bytes_with_nul();
+        assert_eq!(
+            cuda::cuLinkAddData_v2(
+                link,
+                1,
+                bad.as_ptr() as *mut c_void,
+                bad.len(),
+                null(),
+                0,
+                null_mut(),
+                null_mut()
+            ),
+            CUDA_ERROR_INVALID_PTX
+        );
+        // a cubin
+        let elf = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0";
+        assert_eq!(
+            cuda::cuLinkAddData_v2(
+                link,
+                0,
+                elf.as_ptr() as *mut c_void,
+                elf.len(),
+                null(),
+                0,
+                null_mut(),
+                null_mut()
+            ),
+            CUDA_ERROR_NOT_SUPPORTED
+        );
+        // an input type past CUDA 13.0's
+        assert_eq!(
+            cuda::cuLinkAddData_v2(
+                link,
+                99,
+                elf.as_ptr() as *mut c_void,
+                elf.len(),
+                null(),
+                0,
+                null_mut(),
+                null_mut()
+            ),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        // two inputs cannot be linked into one module
+        let good = CString::new(vecadd()).unwrap();
+        let good = good.as_bytes_with_nul();
+        for _ in 0..2 {
+            ok(
+                "cuLinkAddData",
+                cuda::cuLinkAddData_v2(
+                    link,
+                    1,
+                    good.as_ptr() as *mut c_void,
+                    good.len(),
+                    null(),
+                    0,
+                    null_mut(),
+                    null_mut(),
+                ),
+            );
+        }
+        assert_eq!(
+            cuda::cuLinkComplete(link, &mut image, &mut size),
+            CUDA_ERROR_NOT_SUPPORTED
+        );
+        let missing = CString::new("/nonexistent/k.ptx").unwrap();
+        assert_eq!(
+            cuda::cuLinkAddFile_v2(link, 1, missing.as_ptr(), 0, null_mut(), null_mut()),
+            CUDA_ERROR_FILE_NOT_FOUND
+        );
+        ok("cuLinkDestroy", cuda::cuLinkDestroy(link));
+        assert_eq!(cuda::cuLinkDestroy(link), CUDA_ERROR_INVALID_HANDLE);
+        assert_eq!(
+            cuda::cuLinkComplete(link, &mut image, &mut size),
+            CUDA_ERROR_INVALID_HANDLE
+        );
+    }
+}
+
+#[test]
+fn occupancy_follows_the_device_limits() {
+    let _c = context();
+    let shared_kernel = format!(
+        "{HEADER}.entry k(.param .u64 p)\n{{\n.shared .align 4 .b8 buf[20000];\n.reg .u32 %r<2>;\nmov.u32 %r1, buf;\nst.shared.u32 [%r1], %r1;\nret;\n}}\n"
+    );
+    let (_m, plain) = kernel(&vecadd(), "vecadd");
+    let (_m2, shared) = kernel(&shared_kernel, "k");
+    unsafe {
+        for (f, static_shared) in [(plain, 0u64), (shared, 20000)] {
+            for (block, dynamic) in [
+                (32, 0),
+                (100, 0),
+                (256, 0),
+                (1024, 0),
+                (128, 30000),
+                (64, 200 << 10),
+            ] {
+                let mut n: c_int = -1;
+                ok(
+                    "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+                    cuda::cuOccupancyMaxActiveBlocksPerMultiprocessor(&mut n, f, block, dynamic),
+                );
+                let total = static_shared + dynamic as u64;
+                let want = if total > 227 << 10 {
+                    0
+                } else {
+                    expected_ctas(block as u64, total)
+                };
+                assert_eq!(n as u64, want, "block {block}, shared {total}");
+            }
+            // the best block size: the most threads per multiprocessor,
+            // the largest such size
+            let (mut grid, mut block): (c_int, c_int) = (0, 0);
+            ok(
+                "cuOccupancyMaxPotentialBlockSize",
+                cuda::cuOccupancyMaxPotentialBlockSize(&mut grid, &mut block, f, None, 0, 0),
+            );
+            let best = (1..=32u64)
+                .map(|w| (w * 32 * expected_ctas(w * 32, static_shared), w * 32))
+                .max()
+                .unwrap();
+            assert_eq!(block as u64, best.1);
+            assert_eq!(grid as u64, 132 * expected_ctas(best.1, static_shared));
+            // a limit on the block size
+            ok(
+                "cuOccupancyMaxPotentialBlockSize",
+                cuda::cuOccupancyMaxPotentialBlockSize(&mut grid, &mut block, f, None, 0, 96),
+            );
+            assert!(block <= 96 && block > 0);
+        }
+        // the callback gives each block size its dynamic shared memory
+        unsafe extern "C" fn per_thread(block: c_int) -> usize {
+            block as usize * 200
+        }
+        let (mut grid, mut block): (c_int, c_int) = (0, 0);
+        ok(
+            "cuOccupancyMaxPotentialBlockSize",
+            cuda::cuOccupancyMaxPotentialBlockSize(
+                &mut grid,
+                &mut block,
+                plain,
+                Some(per_thread),
+                0,
+                0,
+            ),
+        );
+        let best = (1..=32u64)
+            .map(|w| {
+                let b = w * 32;
+                let shared = b * 200;
+                let n = if shared > 227 << 10 {
+                    0
+                } else {
+                    expected_ctas(b, shared)
+                };
+                (b * n, b)
+            })
+            .max()
+            .unwrap();
+        assert_eq!(block as u64, best.1);
+        let mut room = 0usize;
+        ok(
+            "cuOccupancyAvailableDynamicSMemPerBlock",
+            cuda::cuOccupancyAvailableDynamicSMemPerBlock(&mut room, shared, 2, 128),
+        );
+        assert_eq!(room as u64, (228u64 << 10) / 2 - 1024 - 20000);
+        let mut n = 0;
+        assert_eq!(
+            cuda::cuOccupancyMaxActiveBlocksPerMultiprocessor(&mut n, null_mut(), 32, 0),
+            CUDA_ERROR_INVALID_HANDLE
+        );
+        assert_eq!(
+            cuda::cuOccupancyMaxPotentialBlockSize(null_mut(), &mut block, plain, None, 0, 0),
+            CUDA_ERROR_INVALID_VALUE
+        );
+    }
+}
+
+#[test]
+fn pitch_properties_peers_cache_and_export_tables() {
+    let _c = context();
+    unsafe {
+        let (mut p, mut pitch) = (0u64, 0usize);
+        ok(
+            "cuMemAllocPitch",
+            cuda::cuMemAllocPitch_v2(&mut p, &mut pitch, 1000, 3, 4),
+        );
+        assert_eq!(pitch, 1024);
+        // the whole pitched region is one allocation
+        let mut base = 0u64;
+        let mut size = 0usize;
+        ok(
+            "cuMemGetAddressRange",
+            cuda::cuMemGetAddressRange_v2(&mut base, &mut size, p + 2 * 1024 + 999),
+        );
+        assert_eq!((base, size), (p, 3 * 1024));
+        assert_eq!(
+            cuda::cuMemAllocPitch_v2(&mut p, &mut pitch, 1000, 3, 3),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(
+            cuda::cuMemAllocPitch_v2(&mut p, &mut pitch, 0, 3, 4),
+            CUDA_ERROR_INVALID_VALUE
+        );
+
+        let mut prop: cuda::CUdevprop = std::mem::zeroed();
+        ok(
+            "cuDeviceGetProperties",
+            cuda::cuDeviceGetProperties(&mut prop, 0),
+        );
+        let attr = |a: c_int| {
+            let mut v = 0;
+            ok(
+                "cuDeviceGetAttribute",
+                cuda::cuDeviceGetAttribute(&mut v, a, 0),
+            );
+            v
+        };
+        // CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK (1), MAX_BLOCK_DIM_Z (4),
+        // MAX_GRID_DIM_X (5), WARP_SIZE (10), TEXTURE_ALIGNMENT (14)
+        assert_eq!(prop.max_threads_per_block, attr(1));
+        assert_eq!(prop.max_threads_dim[2], attr(4));
+        assert_eq!(prop.max_grid_size[0], attr(5));
+        assert_eq!(prop.simd_width, attr(10));
+        assert_eq!(prop.texture_align, attr(14));
+        assert_eq!(
+            cuda::cuDeviceGetProperties(&mut prop, 1),
+            CUDA_ERROR_INVALID_DEVICE
+        );
+
+        let mut can = -1;
+        ok(
+            "cuDeviceCanAccessPeer",
+            cuda::cuDeviceCanAccessPeer(&mut can, 0, 0),
+        );
+        assert_eq!(can, 0);
+        assert_eq!(
+            cuda::cuDeviceCanAccessPeer(&mut can, 0, 1),
+            CUDA_ERROR_INVALID_DEVICE
+        );
+
+        let mut config: c_uint = 9;
+        ok(
+            "cuCtxGetCacheConfig",
+            cuda::cuCtxGetCacheConfig(&mut config),
+        );
+        assert_eq!(config, 0);
+        ok("cuCtxSetCacheConfig", cuda::cuCtxSetCacheConfig(2));
+        ok(
+            "cuCtxGetCacheConfig",
+            cuda::cuCtxGetCacheConfig(&mut config),
+        );
+        assert_eq!(config, 2);
+        assert_eq!(cuda::cuCtxSetCacheConfig(4), CUDA_ERROR_INVALID_VALUE);
+
+        let mut table: *const c_void = std::ptr::dangling::<c_void>();
+        let id = [0x11u8; 16];
+        assert_eq!(
+            cuda::cuGetExportTable(&mut table, &id),
+            CUDA_ERROR_NOT_SUPPORTED
+        );
+        assert!(table.is_null());
+        assert_eq!(
+            cuda::cuGetExportTable(null_mut(), &id),
+            CUDA_ERROR_INVALID_VALUE
+        );
+    }
+}
+
+#[test]
+fn the_new_entry_points_are_found_by_name() {
+    for name in [
+        "cuLinkCreate",
+        "cuLinkAddData",
+        "cuLinkAddFile",
+        "cuLinkComplete",
+        "cuLinkDestroy",
+        "cuOccupancyMaxPotentialBlockSize",
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+        "cuOccupancyAvailableDynamicSMemPerBlock",
+        "cuMemAllocPitch",
+        "cuDeviceGetProperties",
+        "cuDeviceCanAccessPeer",
+        "cuCtxGetCacheConfig",
+        "cuGetExportTable",
+    ] {
+        let c = CString::new(name).unwrap();
+        let mut p = null_mut();
+        let r = unsafe { cuda::cuGetProcAddress(c.as_ptr(), &mut p, 13000, 0) };
+        assert_eq!(r, CUDA_SUCCESS, "{name}");
+        assert!(!p.is_null(), "{name}");
+    }
+}
