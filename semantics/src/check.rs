@@ -1760,6 +1760,15 @@ impl<'c> Checker<'c> {
     /// `red`, `mbarrier`...): the k-th `[...]` operand addresses the k-th
     /// state space written in the qualifiers, generic when there is none.
     fn unlisted_addresses(&mut self, ins: &Instruction, scope: &[Scope]) {
+        // only the probed forms: `atom` and `red` with one address (not
+        // `red.async`, whose mbarrier is a second `.shared::cluster` one)
+        if ins
+            .quals
+            .iter()
+            .any(|q| q == ".async" || q.starts_with(".mbarrier"))
+        {
+            return;
+        }
         let mut spaces = ins.quals.iter().filter_map(|q| space_of(q));
         for op in &ins.operands {
             if !matches!(op.kind, OperandKind::Addr(_)) {

@@ -293,7 +293,29 @@ impl Catalogue {
                     },
                     None => continue,
                 },
-                Err(m) => Resolve::Qualifiers { form, mismatch: m },
+                Err(mut m) => {
+                    // A form missing a qualifier whose own rules would refuse
+                    // the instruction once the qualifier is there is a worse
+                    // guess than one they accept (`cvt.f32.s32` misses the
+                    // `.frnd` of an integer-to-float conversion, not the
+                    // `.irnd` of a float-to-integer one).
+                    if let matcher::MismatchKind::Missing { choices, .. } = &m.kind {
+                        if let Some(c) = choices.first() {
+                            let mut with = quals.to_vec();
+                            with.push(c.as_str());
+                            let refused = matcher::try_match(form, &with).is_some_and(|b| {
+                                form.row
+                                    .rules
+                                    .iter()
+                                    .any(|r| r.then == Then::Illegal && (r.when)(&b))
+                            });
+                            if refused {
+                                m.score -= 1;
+                            }
+                        }
+                    }
+                    Resolve::Qualifiers { form, mismatch: m }
+                }
             };
             if best.as_ref().is_none_or(|b| miss.score() > b.score()) {
                 best = Some(miss);
