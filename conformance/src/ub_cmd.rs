@@ -69,6 +69,10 @@ pub struct UbArgs {
     /// Turns a loop may take each time a path enters it.
     #[arg(long, default_value_t = 8)]
     unroll: u32,
+    /// Activations of one device function a path may be inside at once
+    /// (recursion); deeper calls stop the path.
+    #[arg(long, default_value_t = 2)]
+    recursion: u32,
     /// Solver timeout per query, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     timeout_ms: u32,
@@ -228,6 +232,7 @@ pub fn run(args: UbArgs) -> Result<ExitCode> {
             cluster: dims(&args.cluster, "cluster")?,
         },
         unroll: args.unroll,
+        recursion: args.recursion,
         timeout_ms: args.timeout_ms,
         pointer_params: !args.raw_params,
         budget_ms: args.budget_ms,

@@ -8,7 +8,8 @@ use ptx_semantics::precond::table::{MbarOp, TensorWay};
 use ptx_semantics::precond::{self, eval_cond, table, Precondition, Var};
 use ptx_semantics::ptx::ast::Module;
 use ptx_semantics::sim::program::{
-    Access, Addr, AsyncInstr, MbarKind, Op, Policy, Program, Src, Sreg, TensorDir,
+    Access, Actual, Addr, AsyncInstr, Call, Callee, Formal, MbarKind, Op, Policy, Program, Src,
+    Sreg, TensorDir,
 };
 use ptx_semantics::sim::{self, Effect, Space, WindowProfile};
 use ptx_semantics::tensor::MapText;
@@ -193,6 +194,25 @@ struct Path {
     /// instruction writes it (the simulator leaves it unspecified: a read
     /// gives a fresh value named after the reader).
     carry: Option<BV>,
+    /// The `.param::func` bytes written at known offsets of the thread's
+    /// frame (a call's arguments and return values): offset, bytes, value
+    /// (zero-extended to 64 bits). What is not here reads as unknown.
+    params: Vec<(u64, u8, BV)>,
+    /// The calls the path is inside, innermost last.
+    frames: Vec<Frame>,
+}
+
+/// A call the path is inside: where to return, what the callee's
+/// activation replaced (its registers and `.param` bytes, restored on
+/// return, so a recursive call has values of its own, as the simulator's
+/// frames do), and the caller's loop turns.
+#[derive(Clone)]
+struct Frame {
+    call_pc: usize,
+    func: usize,
+    regs: Vec<BV>,
+    params: Vec<(u64, u8, BV)>,
+    visits: HashMap<usize, u32>,
 }
 
 /// One precondition at one instruction, over all paths so far.
@@ -220,6 +240,9 @@ struct Search<'p> {
     /// Where the search stopped at a limit, if it did: what open paths can
     /// still reach and has no witness is unknown.
     stop: Option<Stop>,
+    /// Paths stopped at the bound on nested activations of one function
+    /// (`Options::recursion`), counted with those cut at the unroll bound.
+    calls_cut: usize,
     /// The instructions met whose results the search does not interpret.
     unread: std::rc::Rc<std::cell::RefCell<std::collections::BTreeSet<usize>>>,
 }
@@ -303,6 +326,7 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
         start,
         timeout_now: opts.timeout_ms,
         stop: None,
+        calls_cut: 0,
         unread: Default::default(),
     };
     let mut work = vec![Path {
@@ -312,6 +336,8 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
         visits: HashMap::new(),
         loads: Vec::new(),
         carry: None,
+        params: Vec::new(),
+        frames: Vec::new(),
     }];
     let flow = crate::flow::Flow::new(prog.code());
     let (mut paths, mut cut) = (0usize, 0usize);
@@ -352,7 +378,8 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
         let mut path = work.swap_remove(first);
         let mut k = 0;
         while k < work.len() {
-            if work[k].pc == path.pc && work[k].visits == path.visits {
+            if work[k].pc == path.pc && work[k].visits == path.visits && same_calls(&work[k], &path)
+            {
                 let other = work.swap_remove(k);
                 path = merge(path, other);
             } else {
@@ -367,6 +394,11 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
                 vec![]
             }
             Next::Fork(other) => vec![path, *other],
+            Next::Forks(others) => std::iter::once(path).chain(others).collect(),
+            Next::Cut => {
+                cut += 1;
+                vec![]
+            }
         };
         for mut p in next {
             match s.turn(&flow, from, &mut p) {
@@ -386,7 +418,7 @@ pub fn analyse(module: &Module, kernel: &str, opts: &Options) -> Result<Analysis
         kernel: kernel.to_string(),
         findings,
         paths,
-        unroll_cut: cut,
+        unroll_cut: cut + s.calls_cut,
         path_limit_hit: s.stop.is_some(),
         stopped: s.stop.as_ref().map(|st| st.why.clone()),
         queries: s.queries,
@@ -400,6 +432,11 @@ enum Next {
     Go,
     End,
     Fork(Box<Path>),
+    /// Several more paths (an indirect call's possible callees).
+    Forks(Vec<Path>),
+    /// The path stops at the bound on nested calls of one function (as a
+    /// loop's turns stop at the unroll bound).
+    Cut,
 }
 
 /// The preconditions an instruction must meet, in the simulator's order,
@@ -1093,10 +1130,19 @@ impl Search<'_> {
     /// `reg_bits`.
     fn loaded(&self, path: &mut Path, acc: &Access, addr: &BV, k: usize) -> BV {
         let n = u32::from(acc.size) * 8;
-        let v = if acc.space == Space::ParamEntry {
-            self.param_value(addr, acc.size, k)
-        } else {
-            None
+        let v = match acc.space {
+            Space::ParamEntry => self.param_value(addr, acc.size, k),
+            // a call's argument or return value the path wrote
+            Space::ParamFunc => addr.simplify().as_u64().and_then(|a| {
+                let off =
+                    a.wrapping_sub(self.prog.local_frame()) + (k * usize::from(acc.size)) as u64;
+                path.params
+                    .iter()
+                    .rev()
+                    .find(|(o, m, _)| *o == off && *m == acc.size)
+                    .map(|(_, _, v)| low(v, n.min(64)))
+            }),
+            _ => None,
         };
         let v = v.unwrap_or_else(|| {
             let global = matches!(acc.space, Space::Global | Space::Generic);
@@ -1201,6 +1247,11 @@ impl Search<'_> {
                     }
                 }
             }
+            Op::Call(c) => {
+                self.ask(path, &guard, &instr.op);
+                return self.call(path, guard, c);
+            }
+            Op::Ret => return self.ret(path, guard),
             op => {
                 self.ask(path, &guard, op);
                 self.effect(path, &guard, op);
@@ -1208,6 +1259,271 @@ impl Search<'_> {
         }
         path.pc += 1;
         Next::Go
+    }
+
+    /// A guarded `call` or `ret`: `Ok(None)` when it happens on this path,
+    /// `Ok(Some(other))` when it happens here under the guard and `other`
+    /// goes on past it, `Err(())` when it cannot happen.
+    fn split_on_guard(path: &mut Path, guard: Option<Bool>) -> Result<Option<Path>, ()> {
+        let Some(g) = guard else { return Ok(None) };
+        let g = g.simplify();
+        match g.as_bool() {
+            Some(true) => Ok(None),
+            Some(false) => Err(()),
+            None => {
+                let mut past = path.clone();
+                past.cond.push(g.not());
+                past.pc += 1;
+                path.cond.push(g);
+                Ok(Some(past))
+            }
+        }
+    }
+
+    /// Writes `.param` bytes at a known offset, forgetting what overlaps.
+    fn put_param(path: &mut Path, offset: u64, n: u8, v: BV) {
+        forget_params(&mut path.params, offset, u64::from(n));
+        path.params.push((offset, n, v));
+    }
+
+    /// What an argument or return value passes: `(offset shift, entries)`
+    /// for `.param` bytes, or one value of `bits` for the rest.
+    fn actual_value(&self, path: &Path, a: Actual, n: u64, pc: usize) -> Passed {
+        match a {
+            Actual::Param { offset, size } => {
+                let end = offset + size.min(n);
+                Passed::Bytes(
+                    offset,
+                    path.params
+                        .iter()
+                        .filter(|(o, m, _)| *o >= offset && *o + u64::from(*m) <= end)
+                        .cloned()
+                        .collect(),
+                )
+            }
+            Actual::Reg { slot, bits } => {
+                Passed::Value(mask64(&path.regs[slot as usize], u32::from(bits).max(1)))
+            }
+            Actual::Imm(v) => Passed::Value(lit(v & mask_u64((n * 8).min(64) as u32))),
+            Actual::Sink => Passed::Value(
+                BV::fresh_const(&origin::tag(origin::OPAQUE, pc), 64)
+                    .bvand(lit(mask_u64((n * 8).min(64) as u32))),
+            ),
+        }
+    }
+
+    /// Gives a passed value to a formal parameter or to a call's return
+    /// value (`to`: `.param` bytes at an offset, or a register).
+    fn pass(&self, path: &mut Path, passed: Passed, to: Place, pc: usize) {
+        match (to, passed) {
+            (Place::Param(offset, size), Passed::Bytes(from, entries)) => {
+                forget_params(&mut path.params, offset, size);
+                for (o, m, v) in entries {
+                    if o - from + u64::from(m) <= size {
+                        path.params.push((o - from + offset, m, v));
+                    }
+                }
+            }
+            (Place::Param(offset, size), Passed::Value(v)) => {
+                let n = size.min(8) as u8;
+                forget_params(&mut path.params, offset, size);
+                if n > 0 {
+                    path.params.push((offset, n, mask64(&v, u32::from(n) * 8)));
+                }
+            }
+            (Place::Reg(slot, bits), passed) => {
+                let bits = u32::from(bits).clamp(1, 64);
+                let v = match passed {
+                    Passed::Value(v) => v,
+                    Passed::Bytes(from, entries) => entries
+                        .iter()
+                        .find(|(o, m, _)| *o == from && u32::from(*m) * 8 >= bits)
+                        .map(|(_, _, v)| v.clone())
+                        .unwrap_or_else(|| BV::fresh_const(&origin::tag(origin::MEMORY, pc), 64)),
+                };
+                path.regs[slot as usize] = mask64(&v, bits);
+            }
+            (Place::Nowhere, _) => {}
+        }
+    }
+
+    /// `call` (PTX ISA 9.7.12.5): the path goes into the callee, its
+    /// arguments passed by value ("Arguments are pass-by-value"), as the
+    /// simulator runs it (`sim::machine::call`). An indirect call goes into
+    /// each function of the module with as many parameters, under the
+    /// condition that the pointer is that function's address (the
+    /// simulator's addresses). A function with no body (`vprintf`...)
+    /// returns unknown values. Nested activations of one function stop at
+    /// `Options::recursion` (counted with the paths cut at the unroll
+    /// bound).
+    fn call(&mut self, path: &mut Path, guard: Option<Bool>, c: &Call) -> Next {
+        let past = match Self::split_on_guard(path, guard) {
+            Err(()) => {
+                path.pc += 1;
+                return Next::Go;
+            }
+            Ok(p) => p,
+        };
+        let funcs = self.prog.functions();
+        let candidates: Vec<(usize, Option<Bool>)> = match c.callee {
+            Callee::Direct(k) => vec![(k as usize, None)],
+            Callee::Indirect(src) => {
+                let v = self.value(path, src);
+                funcs
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| {
+                        f.params.len() == c.args.len() && f.returns.len() >= c.rets.len()
+                    })
+                    .map(|(k, f)| (k, Some(v.eq(lit(f.addr)).simplify())))
+                    .filter(|(_, is)| is.as_ref().and_then(Bool::as_bool) != Some(false))
+                    .collect()
+            }
+        };
+        let mut out = Vec::new();
+        let mut cuts = 0;
+        for (i, (k, is)) in candidates.iter().enumerate() {
+            let mut p = if i + 1 == candidates.len() {
+                std::mem::replace(path, path.clone())
+            } else {
+                path.clone()
+            };
+            if let Some(is) = is {
+                if is.as_bool() != Some(true) {
+                    p.cond.push(is.clone());
+                }
+            }
+            match self.enter(&mut p, *k, c) {
+                Next::Go => out.push(p),
+                Next::Cut => cuts += 1,
+                _ => {}
+            }
+        }
+        out.extend(past);
+        if out.is_empty() && cuts > 0 {
+            // the main loop counts this one
+            self.calls_cut += cuts - 1;
+            return Next::Cut;
+        }
+        self.calls_cut += cuts;
+        match out.len() {
+            0 => Next::End,
+            _ => {
+                *path = out.remove(0);
+                if out.is_empty() {
+                    Next::Go
+                } else {
+                    Next::Forks(out)
+                }
+            }
+        }
+    }
+
+    /// One callee of a call: its frame pushed, its parameters given.
+    fn enter(&mut self, path: &mut Path, k: usize, c: &Call) -> Next {
+        let pc = path.pc;
+        let f = &self.prog.functions()[k];
+        if f.params.len() != c.args.len() || f.returns.len() < c.rets.len() {
+            // the simulator stops the thread (undefined behaviour)
+            return Next::End;
+        }
+        let Some(entry) = f.entry else {
+            for (r, _) in c.rets.iter().zip(&f.returns) {
+                let unknown = Passed::Value(BV::fresh_const(&origin::tag(origin::OPAQUE, pc), 64));
+                self.pass(path, unknown, place_of_actual(*r), pc);
+            }
+            path.pc += 1;
+            return Next::Go;
+        };
+        let depth = path.frames.iter().filter(|fr| fr.func == k).count();
+        if depth as u32 >= self.opts.recursion {
+            return Next::Cut;
+        }
+        // the arguments are read before the callee's activation replaces
+        // values a recursive call passes from
+        let args: Vec<Passed> = f
+            .params
+            .iter()
+            .zip(&c.args)
+            .map(|(fm, a)| self.actual_value(path, *a, fm.bytes(), pc))
+            .collect();
+        let (lo, hi) = (f.slots.0 as usize, f.slots.1 as usize);
+        let (flo, fhi) = f.frame;
+        let saved_params: Vec<(u64, u8, BV)> = path
+            .params
+            .iter()
+            .filter(|(o, m, _)| *o < fhi && *o + u64::from(*m) > flo)
+            .cloned()
+            .collect();
+        forget_params(&mut path.params, flo, fhi - flo);
+        let frame = Frame {
+            call_pc: pc,
+            func: k,
+            regs: path.regs[lo..hi].to_vec(),
+            params: saved_params,
+            visits: std::mem::take(&mut path.visits),
+        };
+        path.frames.push(frame);
+        for (fm, v) in f.params.iter().zip(args) {
+            self.pass(path, v, place_of_formal(*fm), pc);
+        }
+        path.pc = entry as usize;
+        Next::Go
+    }
+
+    /// `ret` in a device function: back to the call, the return values
+    /// passed to its return operands and the callee's activation undone. A
+    /// path in no call ends (a kernel's `ret` is decoded as `exit`).
+    fn ret(&mut self, path: &mut Path, guard: Option<Bool>) -> Next {
+        let past = match Self::split_on_guard(path, guard) {
+            Err(()) => {
+                path.pc += 1;
+                return Next::Go;
+            }
+            Ok(p) => p,
+        };
+        let Some(frame) = path.frames.pop() else {
+            return match past {
+                Some(p) => {
+                    *path = p;
+                    Next::Go
+                }
+                None => Next::End,
+            };
+        };
+        let pc = path.pc;
+        let f = &self.prog.functions()[frame.func];
+        let rets: Vec<Actual> = match self.prog.code().get(frame.call_pc).map(|i| &i.op) {
+            Some(Op::Call(c)) => c.rets.clone(),
+            _ => Vec::new(),
+        };
+        let values: Vec<Passed> = f
+            .returns
+            .iter()
+            .take(rets.len())
+            .map(|fm| match *fm {
+                Formal::Param { offset, size } => {
+                    self.actual_value(path, Actual::Param { offset, size }, size, pc)
+                }
+                Formal::Reg { slot, bits } => {
+                    Passed::Value(mask64(&path.regs[slot as usize], u32::from(bits).max(1)))
+                }
+            })
+            .collect();
+        let (lo, hi) = (f.slots.0 as usize, f.slots.1 as usize);
+        let (flo, fhi) = f.frame;
+        path.regs[lo..hi].clone_from_slice(&frame.regs);
+        forget_params(&mut path.params, flo, fhi - flo);
+        path.params.extend(frame.params);
+        path.visits = frame.visits;
+        for (a, v) in rets.iter().zip(values) {
+            self.pass(path, v, place_of_actual(*a), pc);
+        }
+        path.pc = frame.call_pc + 1;
+        match past {
+            Some(p) => Next::Fork(Box::new(p)),
+            None => Next::Go,
+        }
     }
 
     /// What the instruction writes.
@@ -1414,6 +1730,32 @@ impl Search<'_> {
                 self.set(path, guard, *d, named(origin::OTHER_THREAD, 32));
                 if let Some(p) = p {
                     self.set(path, guard, *p, named(origin::OTHER_THREAD, 1));
+                }
+            }
+            // `st.param` of a call's argument or a function's return value:
+            // kept where the address is known, so the callee (or the
+            // caller) reads it back; elsewhere the bytes become unknown
+            Op::St(acc) if acc.space == Space::ParamFunc => {
+                let a = self.address(path, acc.addr).simplify();
+                let known = guard
+                    .as_ref()
+                    .is_none_or(|g| g.simplify().as_bool() == Some(true));
+                match a.as_u64() {
+                    Some(a) if known => {
+                        let base = a.wrapping_sub(self.prog.local_frame());
+                        for (k, r) in acc.regs.iter().enumerate() {
+                            let off = base + (k * usize::from(acc.size)) as u64;
+                            match r {
+                                Some(src) => {
+                                    let v =
+                                        mask64(&self.value(path, *src), u32::from(acc.size) * 8);
+                                    Self::put_param(path, off, acc.size, v);
+                                }
+                                None => forget_params(&mut path.params, off, u64::from(acc.size)),
+                            }
+                        }
+                    }
+                    _ => path.params.clear(),
                 }
             }
             Op::Ld(acc) => {
@@ -1686,6 +2028,8 @@ impl Search<'_> {
             visits: HashMap::new(),
             loads: Vec::new(),
             carry: None,
+            params: Vec::new(),
+            frames: Vec::new(),
         };
         for (pc, instr) in self.prog.code().iter().enumerate() {
             let (text, offset) = self.prog.text(pc).unwrap_or(("", 0));
@@ -1860,7 +2204,7 @@ fn merge(a: Path, b: Path) -> Path {
             cond.push(c);
         }
     }
-    let either = Bool::or(&[ca, cb]).simplify();
+    let either = Bool::or(&[ca.clone(), cb]).simplify();
     if either.as_bool() != Some(true) {
         cond.push(either);
     }
@@ -1872,6 +2216,31 @@ fn merge(a: Path, b: Path) -> Path {
         .count();
     let mut loads = a.loads;
     loads.extend(b.loads.into_iter().skip(j));
+    let merge_regs = |x: &[BV], y: &[BV]| -> Vec<BV> {
+        x.iter()
+            .zip(y)
+            .map(|(x, y)| {
+                if PartialEq::eq(x, y) {
+                    x.clone()
+                } else {
+                    ca.ite(x, y)
+                }
+            })
+            .collect()
+    };
+    let params = merge_params(&ca, &a.params, &b.params);
+    let frames = a
+        .frames
+        .iter()
+        .zip(&b.frames)
+        .map(|(x, y)| Frame {
+            call_pc: x.call_pc,
+            func: x.func,
+            regs: merge_regs(&x.regs, &y.regs),
+            params: merge_params(&ca, &x.params, &y.params),
+            visits: x.visits.clone(),
+        })
+        .collect();
     Path {
         pc: a.pc,
         regs,
@@ -1879,7 +2248,39 @@ fn merge(a: Path, b: Path) -> Path {
         visits: a.visits,
         loads,
         carry,
+        params,
+        frames,
     }
+}
+
+/// Whether two paths are inside the same calls (same call sites, same
+/// loop turns around each): only such paths merge.
+fn same_calls(a: &Path, b: &Path) -> bool {
+    a.frames.len() == b.frames.len()
+        && a.frames
+            .iter()
+            .zip(&b.frames)
+            .all(|(x, y)| x.call_pc == y.call_pc && x.func == y.func && x.visits == y.visits)
+}
+
+/// Known `.param` bytes of two merging paths: those both know at the same
+/// offset and size, as an if-then-else where they differ; the others
+/// become unknown.
+fn merge_params(ca: &Bool, a: &[(u64, u8, BV)], b: &[(u64, u8, BV)]) -> Vec<(u64, u8, BV)> {
+    a.iter()
+        .filter_map(|(o, n, x)| {
+            let (_, _, y) = b.iter().find(|(p, m, _)| p == o && m == n)?;
+            Some((
+                *o,
+                *n,
+                if PartialEq::eq(x, y) {
+                    x.clone()
+                } else {
+                    ca.ite(x, y)
+                },
+            ))
+        })
+        .collect()
 }
 
 fn alu_mulwide() -> ptx_semantics::sim::program::BinOp {
@@ -1892,4 +2293,43 @@ fn bit(b: &Bool) -> BV {
 
 fn mask_u64(bits: u32) -> u64 {
     1u64.checked_shl(bits).unwrap_or(0).wrapping_sub(1)
+}
+
+/// What a call passes for one parameter or return value.
+enum Passed {
+    /// `.param` bytes known at offsets from the first (the actual's or
+    /// formal's offset).
+    Bytes(u64, Vec<(u64, u8, BV)>),
+    /// A register's or an immediate's value.
+    Value(BV),
+}
+
+/// Where a passed value goes.
+#[derive(Clone, Copy)]
+enum Place {
+    /// `.param` bytes at an offset of the frame, and how many.
+    Param(u64, u64),
+    /// A register slot of `bits`.
+    Reg(u32, u16),
+    Nowhere,
+}
+
+fn place_of_formal(f: Formal) -> Place {
+    match f {
+        Formal::Param { offset, size } => Place::Param(offset, size),
+        Formal::Reg { slot, bits } => Place::Reg(slot, bits),
+    }
+}
+
+fn place_of_actual(a: Actual) -> Place {
+    match a {
+        Actual::Param { offset, size } => Place::Param(offset, size),
+        Actual::Reg { slot, bits } => Place::Reg(slot, bits),
+        Actual::Imm(_) | Actual::Sink => Place::Nowhere,
+    }
+}
+
+/// Forgets the known `.param` bytes overlapping `[offset, offset + n)`.
+fn forget_params(params: &mut Vec<(u64, u8, BV)>, offset: u64, n: u64) {
+    params.retain(|(o, m, _)| *o >= offset + n || *o + u64::from(*m) <= offset);
 }

@@ -17,6 +17,8 @@ mod arith;
 #[cfg(test)]
 mod arith_tests;
 pub mod boundary;
+#[cfg(test)]
+mod call_tests;
 mod exec;
 mod flow;
 mod fparith;
@@ -64,6 +66,10 @@ pub struct Options {
     /// one nested in another counts its turns afresh on each turn of the
     /// outer one).
     pub unroll: u32,
+    /// Activations of one device function a path may be inside at once
+    /// (recursion); a call past it stops the path, counted with the paths
+    /// cut at the unroll bound.
+    pub recursion: u32,
     /// Per-query solver timeout in milliseconds.
     pub timeout_ms: u32,
     /// Whether 64-bit parameters are taken to be global buffers:
@@ -95,6 +101,7 @@ impl Default for Options {
         Options {
             bounds: Bounds::default(),
             unroll: 8,
+            recursion: 2,
             timeout_ms: 1_000,
             pointer_params: true,
             max_paths: 1024,

@@ -852,6 +852,14 @@ impl Program {
         self.slots
     }
 
+    /// The address of a thread's first local byte: a `.param::func` or
+    /// `.local` access at `a` reaches byte `a - local_frame()` of the
+    /// thread's frame, where [`Formal::Param`] and [`Actual::Param`] count
+    /// their offsets from.
+    pub fn local_frame(&self) -> u64 {
+        self.local_frame
+    }
+
     /// The end of the module's global variables in the global window (the
     /// simulator places them from the heap's start), or `None` when it has
     /// none.
