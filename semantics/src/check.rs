@@ -118,7 +118,9 @@ fn check(module: &Module, options: &Options, record_rows: bool) -> (Vec<Diagnost
         for f in &functions {
             c.function(f);
         }
-        return (c.diags, c.rows);
+        let mut diags = c.diags;
+        call_rules(module, &mut diags);
+        return (diags, c.rows);
     }
     // Functions are independent: check contiguous runs of them on several
     // threads and keep the findings in source order.
@@ -165,7 +167,24 @@ fn check(module: &Module, options: &Options, record_rows: bool) -> (Vec<Diagnost
         diags.extend(d);
         rows.extend(r);
     }
+    call_rules(module, &mut diags);
     (diags, rows)
+}
+
+/// The rules ptxas holds calls to ([`crate::call_rules`]), their findings
+/// placed among the others in source order.
+fn call_rules(module: &Module, diags: &mut Vec<Diagnostic>) {
+    let found = crate::call_rules::check(module);
+    if found.is_empty() {
+        return;
+    }
+    diags.extend(found.into_iter().map(|(span, message)| Diagnostic {
+        span,
+        message,
+        rule: "call",
+        section: Some("9.7.12.5"),
+    }));
+    diags.sort_by_key(|d| d.span.start);
 }
 
 #[derive(Clone, Copy, Debug)]

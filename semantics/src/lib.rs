@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 pub mod arith;
+mod call_rules;
 pub mod catalogue;
 pub mod check;
 pub mod cvt;
