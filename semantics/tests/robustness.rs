@@ -179,6 +179,18 @@ const DICTIONARY: &[&str] = &[
     "+ 4",
     "mov.v4.u16",
     "mov.v2.u32 v, v;",
+    // prototypes, call target lists and call-site parameters (PTX ISA
+    // 9.7.12.5, 11.4)
+    ".callprototype",
+    ".calltargets",
+    "proto: .callprototype (.param .b32 _) _ (.param .b32 _);",
+    "proto: .callprototype (.reg .f64) _ (.reg .s64);",
+    "tgts: .calltargets f, g;",
+    "call (pr), %rd1, (pa), proto;",
+    "call (pr), f, (5);",
+    ".param .align 8 .b8 pa[16];",
+    ".param .b64 pr;",
+    "_",
 ];
 
 fn seed_paths() -> Vec<PathBuf> {
