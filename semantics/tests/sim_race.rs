@@ -192,9 +192,7 @@ READ:
 }
 
 /// Two CTAs of a cluster: CTA 0 writes its shared word, CTA 1 reads it
-/// through distributed shared memory (in that order in the run: a read
-/// that comes first in the interleaving and a write after it are not
-/// detected). `barrier.cluster.arrive` and
+/// through distributed shared memory. `barrier.cluster.arrive` and
 /// `.wait` between them order the two (9.7.13.3); with none they race.
 #[test]
 fn a_cluster_barrier_orders_distributed_shared_memory() {
@@ -363,4 +361,309 @@ WAIT:
         "{}",
         undefined[0].note
     );
+}
+
+/// One global word that the host sets to 0x0a0b0c0d; thread 0 (warp 0,
+/// which runs first) reads it, copies it to `out[1]` and its value shifted
+/// left by 8 to `out[2]`; then thread 32 (warp 1) stores 0x0a0b0c0e over
+/// it. With nothing between them the read may see either value (8.10.6):
+/// the bits they differ in, 0x0d ^ 0x0e = 0x03 of the low byte, are
+/// unspecified in the copy, and the shifted value, computed from an
+/// operand with unspecified bits, is unspecified as a whole (the
+/// simulator's register rule: an operation with an open input leaves its
+/// whole result open); the race is reported at the read. With a `bar.sync` between the read and the store
+/// the read precedes it in causality order: the value, no report.
+#[test]
+fn a_read_before_a_racing_write_is_unspecified_in_what_derives_from_it() {
+    let kernel = |sync: &str| {
+        format!(
+            r#"
+.visible .entry k(.param .u64 out) {{
+  .reg .b32 %r<5>; .reg .b64 %rd<3>; .reg .pred %p, %q;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p, %r1, 0;
+  setp.eq.u32 %q, %r1, 32;
+  @%p ld.global.u32 %r2, [%rd2];
+  {sync}
+  @%q st.global.u32 [%rd2], 0x0a0b0c0e;
+  @!%p exit;
+  st.global.u32 [%rd2+4], %r2;
+  shl.b32 %r3, %r2, 8;
+  st.global.u32 [%rd2+8], %r3;
+  ret;
+}}"#
+        )
+    };
+    let launch = |src: &str| {
+        let module = parse(&format!("{HEAD}{src}")).unwrap_or_else(|e| panic!("{e:?}"));
+        assert!(check_module(&module, &Options::default()).is_empty());
+        let prog = sim::prepare(&module, "k", &sim::WindowProfile::SM90).unwrap();
+        let mut bytes = vec![0u8; 12];
+        bytes[..4].copy_from_slice(&0x0a0b_0c0du32.to_le_bytes());
+        let l = Launch::new(
+            [1, 1, 1],
+            [64, 1, 1],
+            vec![Arg::Buffer { addr: None, bytes }],
+        );
+        let o = sim::run(&prog, &l).unwrap();
+        assert!(o.reports.is_empty(), "{:?}", o.reports);
+        o
+    };
+    let o = launch(&kernel(""));
+    let bits = |o: &Outcome| {
+        let b = &o.buffers[0];
+        if b.unspecified_bits.is_empty() {
+            vec![0; b.bytes.len()]
+        } else {
+            b.unspecified_bits.clone()
+        }
+    };
+    let (old, new) = (0x0a0b_0c0du32, 0x0a0b_0c0eu32);
+    let differ = (old ^ new).to_le_bytes();
+    let shifted = u32::MAX.to_le_bytes();
+    assert_eq!(bits(&o)[4..8], differ);
+    assert_eq!(bits(&o)[8..12], shifted);
+    // the defined bits are the read's
+    assert_eq!(o.buffers[0].bytes[5..8], old.to_le_bytes()[1..]);
+    assert_eq!(o.buffers[0].bytes[..4], new.to_le_bytes());
+    assert_eq!(races(&o), 1, "{:?}", o.undefined_results);
+    let r = &o.undefined_results[0];
+    assert!(
+        r.instruction.starts_with("@%p ld.global") || r.instruction.contains("ld.global"),
+        "{r:?}"
+    );
+    assert!(
+        r.note.contains("overwritten later") && r.note.contains("tid=[32, 0, 0]"),
+        "{}",
+        r.note
+    );
+    assert_eq!(r.thread.tid, [0, 0, 0]);
+
+    let o = launch(&kernel("bar.sync 0;"));
+    assert_eq!(bits(&o), [0; 12]);
+    assert_eq!(o.buffers[0].bytes[4..8], old.to_le_bytes());
+    assert_eq!(o.buffers[0].bytes[8..12], (old << 8).to_le_bytes());
+    assert_eq!(races(&o), 0, "{:?}", o.undefined_results);
+}
+
+/// A read before a racing write of the value it read: whichever it sees,
+/// the value is the same, so nothing is open and nothing is reported.
+#[test]
+fn a_read_before_a_racing_write_of_the_same_value_is_defined() {
+    let o = run(
+        r#"
+.visible .entry k(.param .u64 out) {
+  .reg .b32 %r<3>; .reg .b64 %rd<3>; .reg .pred %p, %q;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p, %r1, 0;
+  setp.eq.u32 %q, %r1, 32;
+  @%p ld.global.u32 %r2, [%rd2];
+  @%q st.global.u32 [%rd2], 0;
+  @!%p exit;
+  st.global.u32 [%rd2+4], %r2;
+  ret;
+}"#,
+        1,
+        64,
+        None,
+        8,
+    );
+    assert_eq!(unspecified(&o), [0; 8]);
+    assert_eq!(races(&o), 0, "{:?}", o.undefined_results);
+}
+
+/// Thread 0 stores `a` (the word held 0) and arrives at named barrier 1
+/// with warp 2; thread 32 (warp 1, in no barrier) stores `b` over it, a
+/// race with thread 0's store; thread 64 leaves the barrier and copies
+/// the word out. The read is ordered after thread 0's store, not thread
+/// 32's, so it may see either (8.10.6). With `a == b == 7` every
+/// candidate is 7: defined, and nothing is reported. With `a = 7, b = 9`
+/// the low byte may be either (and either store may be the last, 8.10.1):
+/// unspecified, the upper bytes (0 in both) defined.
+#[test]
+fn racing_writes_of_one_value_read_by_a_third_thread_are_defined() {
+    let kernel = |a: u32, b: u32| {
+        format!(
+            r#"
+.visible .entry k(.param .u64 out) {{
+  .reg .b32 %r<3>; .reg .b64 %rd<3>; .reg .pred %p, %q, %s;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p, %r1, 0;
+  setp.eq.u32 %q, %r1, 32;
+  setp.eq.u32 %s, %r1, 64;
+  @%p st.global.u32 [%rd2], {a};
+  @%q st.global.u32 [%rd2], {b};
+  setp.ge.u32 %q, %r1, 32;
+  setp.lt.u32 %p, %r1, 64;
+  and.pred %q, %q, %p;
+  @%q exit;
+  bar.sync 1, 64;
+  @!%s exit;
+  ld.global.u32 %r2, [%rd2];
+  st.global.u32 [%rd2+4], %r2;
+  ret;
+}}"#
+        )
+    };
+    let o = run(&kernel(7, 7), 1, 96, None, 8);
+    assert_eq!(unspecified(&o), [0; 8]);
+    assert_eq!(o.buffers[0].bytes[4..], 7u32.to_le_bytes());
+    assert_eq!(races(&o), 0, "{:?}", o.undefined_results);
+    let o = run(&kernel(7, 9), 1, 96, None, 8);
+    assert_eq!(unspecified(&o)[4..], [1, 0, 0, 0]);
+    assert_eq!(o.buffers[0].bytes[5..], [0, 0, 0]);
+    assert!(races(&o) > 0);
+}
+
+/// The host leaves 7 in the word; thread 0 stores 7 over it and thread 32
+/// reads it with nothing between them: the read may see the host's 7 or
+/// thread 0's 7 (the host's bytes precede every thread's access), so it
+/// is 7.
+#[test]
+fn a_racing_write_of_the_value_already_there_leaves_it_defined() {
+    let src = r#"
+.visible .entry k(.param .u64 out) {
+  .reg .b32 %r<3>; .reg .b64 %rd<3>; .reg .pred %p, %q;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p, %r1, 0;
+  setp.eq.u32 %q, %r1, 32;
+  @%p st.global.u32 [%rd2], 7;
+  @!%q exit;
+  ld.global.u32 %r2, [%rd2];
+  st.global.u32 [%rd2+4], %r2;
+  ret;
+}"#;
+    let module = parse(&format!("{HEAD}{src}")).unwrap_or_else(|e| panic!("{e:?}"));
+    let prog = sim::prepare(&module, "k", &sim::WindowProfile::SM90).unwrap();
+    let with = |first: u32| {
+        let mut bytes = vec![0u8; 8];
+        bytes[..4].copy_from_slice(&first.to_le_bytes());
+        let l = Launch::new(
+            [1, 1, 1],
+            [64, 1, 1],
+            vec![Arg::Buffer { addr: None, bytes }],
+        );
+        sim::run(&prog, &l).unwrap()
+    };
+    let o = with(7);
+    assert_eq!(unspecified(&o), [0; 8]);
+    assert_eq!(o.buffers[0].bytes[4..], 7u32.to_le_bytes());
+    assert_eq!(races(&o), 0, "{:?}", o.undefined_results);
+    // the host's 5 and thread 0's 7 differ in the low byte
+    let o = with(5);
+    assert_eq!(unspecified(&o)[4..], [1, 0, 0, 0]);
+    assert!(races(&o) > 0);
+}
+
+/// Thread 0 stores 0x11 to a shared word; after a barrier all 64 threads
+/// read it, then thread 5 stores 0x13 over it, and each thread copies
+/// what it read to `out[tid]`. The run reads the word in every thread
+/// before the store (warp 1, the barrier's last arrival, goes on first,
+/// then warp 0 reads before its lane 5 stores), so each read got 0x11.
+/// Without a second barrier every read but thread 5's own (which program
+/// order puts before its store) may have seen 0x13: the bits 0x11 ^ 0x13
+/// = 0x02 are open in its copy, the rest defined; the readers of both
+/// warps make the reader summary one of several threads of the CTA. With
+/// a `bar.sync` between the reads and the store every read gets 0x11.
+#[test]
+fn many_readers_before_a_racing_write_each_get_the_bits_it_could_change() {
+    let kernel = |sync: &str| {
+        format!(
+            r#"
+.visible .entry k(.param .u64 out) {{
+  .reg .b32 %r<4>; .reg .b64 %rd<5>; .reg .pred %p, %q;
+  .shared .align 4 .b32 s;
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p, %r1, 0;
+  setp.eq.u32 %q, %r1, 5;
+  @%p st.shared.u32 [s], 0x11;
+  bar.sync 0;
+  ld.shared.u32 %r2, [s];
+  {sync}
+  @%q st.shared.u32 [s], 0x13;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.u64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r2;
+  ret;
+}}"#
+        )
+    };
+    let bits = |o: &Outcome| {
+        let b = &o.buffers[0];
+        if b.unspecified_bits.is_empty() {
+            vec![0; b.bytes.len()]
+        } else {
+            b.unspecified_bits.clone()
+        }
+    };
+    let o = run(&kernel(""), 1, 64, None, 256);
+    let got = bits(&o);
+    for t in 0..64 {
+        let want = if t == 5 { 0 } else { 0x11 ^ 0x13 };
+        assert_eq!(got[4 * t..4 * t + 4], [want, 0, 0, 0], "thread {t}");
+        assert_eq!(o.buffers[0].bytes[4 * t + 1..4 * t + 4], [0, 0, 0]);
+    }
+    assert_eq!(o.buffers[0].bytes[20..24], 0x11u32.to_le_bytes());
+    // one report per instruction: the first racing read, thread 32's
+    // (warp 1 goes on first)
+    assert_eq!(races(&o), 1, "{:?}", o.undefined_results);
+    assert!(o.undefined_results[0].note.contains("overwritten later"));
+    assert_eq!(o.undefined_results[0].thread.tid, [32, 0, 0]);
+    let o = run(&kernel("bar.sync 0;"), 1, 64, None, 256);
+    assert_eq!(bits(&o), vec![0; 256]);
+    for t in 0..64 {
+        assert_eq!(o.buffers[0].bytes[4 * t..4 * t + 4], 0x11u32.to_le_bytes());
+    }
+    assert_eq!(races(&o), 0, "{:?}", o.undefined_results);
+}
+
+/// CTA 0 reads a global word (the host's 0x01020304) and copies it to
+/// `out[1]`; CTA 1, another cluster run after it, stores 0x01020305 over
+/// it. Nothing orders the two (a `bar.sync` orders one CTA's threads):
+/// the copy's bits 0x04 ^ 0x05 = 0x01 are open. `run_parallel` on two
+/// threads gives the one-thread outcome (its chunks meet: a later chunk
+/// writes what an earlier one read).
+#[test]
+fn a_read_and_a_later_write_of_another_cluster_race_on_several_threads_too() {
+    let src = r#"
+.visible .entry k(.param .u64 out) {
+  .reg .b32 %r<3>; .reg .b64 %rd<3>; .reg .pred %p;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %ctaid.x;
+  setp.eq.u32 %p, %r1, 1;
+  @%p bra WRITE;
+  ld.global.u32 %r2, [%rd2];
+  st.global.u32 [%rd2+4], %r2;
+  ret;
+WRITE:
+  st.global.u32 [%rd2], 0x01020305;
+  ret;
+}"#;
+    let module = parse(&format!("{HEAD}{src}")).unwrap_or_else(|e| panic!("{e:?}"));
+    let prog = sim::prepare(&module, "k", &sim::WindowProfile::SM90).unwrap();
+    let mut bytes = vec![0u8; 8];
+    bytes[..4].copy_from_slice(&0x0102_0304u32.to_le_bytes());
+    let l = Launch::new(
+        [2, 1, 1],
+        [1, 1, 1],
+        vec![Arg::Buffer { addr: None, bytes }],
+    );
+    let one = sim::run(&prog, &l).unwrap();
+    assert_eq!(one.buffers[0].unspecified_bits[4..], [0x01, 0, 0, 0]);
+    assert_eq!(one.buffers[0].bytes[5..], [0x03, 0x02, 0x01]);
+    assert_eq!(races(&one), 1, "{:?}", one.undefined_results);
+    let (two, how) = sim::run_parallel_how(&prog, &l, 2).unwrap();
+    assert_eq!(how, sim::Parallel::Rerun);
+    assert_eq!(two, one);
 }

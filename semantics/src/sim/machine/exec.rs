@@ -1,6 +1,6 @@
 //! One instruction for the chosen lanes of a warp.
 
-use super::race::{racing_bits, SyncKind};
+use super::race::{found_bits, racing_bits, SyncKind};
 use super::regs::register_op;
 use super::{lanes, Lane, Machine, Warp, LANES};
 use crate::arith::Carry;
@@ -889,14 +889,31 @@ impl Machine<'_> {
             && self
                 .plain_read_check(w, l, pc, loc, n * acc.regs.len())
                 .map_err(Stop::Undefined)?;
-        let (racing, writer) = if acc.order == Order::Weak {
-            self.racing_bytes(w, l, loc, n * acc.regs.len())
+        let weak = acc.order == Order::Weak;
+        let (racing, writer) = if weak {
+            self.racing_bytes(w, l, loc, n * acc.regs.len(), true)
         } else {
             (0, 0)
         };
         if racing != 0 {
             self.report_race(w, l, pc, writer, "reads bytes of");
         }
+        // a later write that races with this read (race.rs)
+        let marked = if weak {
+            self.record_read(w, l, loc, n * acc.regs.len())
+        } else {
+            None
+        };
+        if let Some(f) = &marked {
+            self.report_race(
+                w,
+                l,
+                pc,
+                f.writer,
+                "reads bytes that are overwritten later by",
+            );
+        }
+        let marked = marked.as_ref();
         for (k, r) in acc.regs.iter().enumerate() {
             let Some(r) = r else { continue };
             if n == 16 {
@@ -906,8 +923,8 @@ impl Machine<'_> {
                     (u64::MAX, u64::MAX)
                 } else {
                     (
-                        slo | racing_bits(racing, k * n, 8),
-                        shi | racing_bits(racing, k * n + 8, 8),
+                        slo | racing_bits(racing, k * n, 8) | found_bits(marked, k * n, 8),
+                        shi | racing_bits(racing, k * n + 8, 8) | found_bits(marked, k * n + 8, 8),
                     )
                 };
                 if let Src::Reg128(d) = *r {
@@ -921,7 +938,7 @@ impl Machine<'_> {
             let sh = if raced {
                 mask(bits)
             } else {
-                sh | racing_bits(racing, k * n, n)
+                sh | racing_bits(racing, k * n, n) | found_bits(marked, k * n, n)
             };
             let reg_bits = u32::from(acc.reg_bits[k]);
             if let Src::Reg(d) = *r {
@@ -959,7 +976,7 @@ impl Machine<'_> {
         let total = n * acc.regs.len();
         let weak = acc.order == Order::Weak;
         let (racing, writer) = if weak {
-            self.racing_bytes(w, l, loc, total)
+            self.racing_bytes(w, l, loc, total, false)
         } else {
             (0, 0)
         };
@@ -967,6 +984,12 @@ impl Machine<'_> {
             self.bytes_now(loc, total)
         } else {
             Vec::new()
+        };
+        // the bytes before, for whether the store changed them (race.rs)
+        let before = if weak && !self.race.off {
+            self.peek(loc, total)
+        } else {
+            (Vec::new(), Vec::new())
         };
         for (k, r) in acc.regs.iter().enumerate() {
             let Some(r) = r else { continue };
@@ -983,13 +1006,18 @@ impl Machine<'_> {
             }
             let at = loc.plus(k * n);
             if weak {
-                self.record_write(w, l, at, n);
+                let part = |v: &[u8]| v.get(k * n..(k + 1) * n).unwrap_or(&[]).to_vec();
+                let (b, bs) = (part(&before.0), part(&before.1));
+                self.record_write(w, l, at, n, (&b, &bs));
             } else {
                 self.clear_writer(at, n);
             }
         }
         if racing != 0 && self.settle_race(loc, racing, &old) {
             self.report_race(w, l, pc, writer, "overwrites bytes of");
+        }
+        if weak {
+            self.check_reads(w, l, loc, total);
         }
         Ok(())
     }

@@ -51,6 +51,16 @@ pub(super) fn clear(b: &mut [u8]) {
     }
 }
 
+/// Bit `b` set for each nonzero byte `b` of `x`.
+#[inline(always)]
+fn nonzero_bytes(x: u64) -> u64 {
+    let t = x | (x >> 4);
+    let t = t | (t >> 2);
+    let t = (t | (t >> 1)) & 0x0101_0101_0101_0101;
+    // gathers bit 0 of each byte into the top byte
+    t.wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
 /// Where a lane's access lands, if the fast path can take it.
 enum Fast {
     Global(usize, usize),
@@ -63,7 +73,13 @@ impl Machine<'_> {
         let size = acc.size as usize;
         let count = acc.regs.len();
         let total = size * count;
-        if size > 8 || total == 0 || !total.is_power_of_two() || acc.order == Order::Mmio {
+        if size > 8
+            || total == 0
+            || !total.is_power_of_two()
+            || acc.order == Order::Mmio
+            || self.race.precise
+        {
+            // the race check's precise mode numbers and logs every read
             return exec;
         }
         let shared_ok = acc.global_only.is_none()
@@ -150,24 +166,55 @@ impl Machine<'_> {
                 continue;
             };
             // a write of another thread that nothing orders with this
-            // access: the lane path gives the race its unspecified bits
+            // access, or (for a store) a read: the lane path gives the race
+            // its unspecified bits
             let t = wp.cta * threads + wp.first as usize + l;
             if weak && !race.off {
-                let recs: &[Rec] = match at {
-                    Fast::Global(i, off) => race
-                        .global
-                        .get(i)
-                        .and_then(|r| r.get(off..off + total))
-                        .unwrap_or(&[]),
-                    Fast::Shared(r, off) => race
-                        .shared
-                        .get(r)
-                        .and_then(|r| r.get(off..off + total))
-                        .unwrap_or(&[]),
+                let me = race.tid(t);
+                let (now, threads) = (race.now(), race.threads());
+                // the common case first: no other thread's access (a read
+                // is noted in the reader summaries at once)
+                let quick = {
+                    let (cells, off) = match at {
+                        Fast::Global(i, off) => {
+                            let len = global.regions[i].bytes.len();
+                            (race.global_cells(i, len), off)
+                        }
+                        Fast::Shared(r, off) => (race.shared.get_mut(r), off),
+                    };
+                    cells.is_none_or(|c| {
+                        let ok = c.only(off, total, me, store);
+                        if ok && !store {
+                            c.note_read(off, total, me, now, threads);
+                        }
+                        ok
+                    })
                 };
-                if !race.clean(t, recs) {
-                    rest |= bit;
-                    continue;
+                if !quick {
+                    let (cells, off) = match at {
+                        Fast::Global(i, off) => (race.global.get(i), off),
+                        Fast::Shared(r, off) => (race.shared.get(r), off),
+                    };
+                    let clean = cells.and_then(|c| c.span(off, total)).is_none_or(|s| {
+                        if store {
+                            race.clean_write(t, &s)
+                        } else {
+                            race.clean_read(t, &s)
+                        }
+                    });
+                    if !clean {
+                        rest |= bit;
+                        continue;
+                    }
+                    if !store {
+                        let (cells, off) = match at {
+                            Fast::Global(i, off) => (race.global.get_mut(i), off),
+                            Fast::Shared(r, off) => (race.shared.get_mut(r), off),
+                        };
+                        if let Some(c) = cells {
+                            c.note_read(off, total, me, now, threads);
+                        }
+                    }
                 }
             }
             if store {
@@ -181,6 +228,9 @@ impl Machine<'_> {
                     rest |= bit;
                     continue;
                 }
+                // per byte, whether the store changes its value (or its
+                // value had unspecified bits)
+                let mut changed = 0u64;
                 let (bytes, mut shadow): (&mut [u8], Option<&mut [u8]>) = match at {
                     Fast::Global(i, off) => {
                         global.note_write(i, off, total);
@@ -197,10 +247,15 @@ impl Machine<'_> {
                 for (k, r) in acc.regs.iter().enumerate() {
                     if let Some(src) = r {
                         let v = rd(wp, &cx, *src, l);
-                        put(&mut bytes[k * size..(k + 1) * size], v);
+                        let b = &mut bytes[k * size..(k + 1) * size];
+                        let mut diff = (le(b) ^ v) & mask(8 * size as u32);
+                        put(b, v);
                         if let Some(sh) = shadow.as_deref_mut() {
-                            clear(&mut sh[k * size..(k + 1) * size]);
+                            let s = &mut sh[k * size..(k + 1) * size];
+                            diff |= le(s);
+                            clear(s);
                         }
+                        changed |= nonzero_bytes(diff) << (k * size);
                     }
                 }
                 let rec = if weak {
@@ -211,20 +266,26 @@ impl Machine<'_> {
                 } else {
                     Rec::default()
                 };
-                let recs = match at {
-                    _ if race.off => None,
+                // a strong store leaves no plain writer
+                if !weak {
+                    changed = u64::MAX;
+                }
+                let (cells, off) = match at {
+                    _ if race.off => (None, 0),
                     Fast::Global(i, off) => {
                         let len = global.regions[i].bytes.len();
-                        race.global_recs(i, len).map(|r| &mut r[off..off + total])
+                        (race.global_cells(i, len), off)
                     }
-                    Fast::Shared(r, off) => {
-                        race.shared.get_mut(r).map(|r| &mut r[off..off + total])
-                    }
+                    Fast::Shared(r, off) => (race.shared.get_mut(r), off),
                 };
-                if let Some(recs) = recs {
-                    for (k, r) in acc.regs.iter().enumerate() {
-                        if r.is_some() {
-                            recs[k * size..(k + 1) * size].fill(rec);
+                if let Some(cells) = cells {
+                    if acc.regs.iter().all(Option::is_some) {
+                        cells.note_write(off, total, rec, changed);
+                    } else {
+                        for (k, r) in acc.regs.iter().enumerate() {
+                            if r.is_some() {
+                                cells.note_write(off + k * size, size, rec, changed >> (k * size));
+                            }
                         }
                     }
                 }

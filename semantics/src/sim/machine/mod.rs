@@ -172,10 +172,45 @@ fn run_with(
     launch: &Launch,
     owned: Vec<Option<Vec<u8>>>,
 ) -> Result<Outcome, LaunchError> {
+    // the buffers moved into the run, kept for a run again (race.rs: a
+    // read that a later write races with)
+    let moved: usize = owned.iter().flatten().map(Vec::len).sum();
+    let spare = (launch.races && moved <= race::RERUN_COPY).then(|| owned.clone());
+    let (first, suspect, _) = run_once(prog, launch, owned, None)?;
+    match spare {
+        Some(spare) if suspect => {
+            let mut marks = race::Marks::new();
+            let mut last = first;
+            for _ in 0..race::ROUNDS {
+                let (out, _, found) = run_once(prog, launch, spare.clone(), Some(marks.clone()))?;
+                last = out;
+                if race::covered(&found, &marks) {
+                    break;
+                }
+                race::merge(&mut marks, found);
+            }
+            Ok(last)
+        }
+        _ => Ok(first),
+    }
+}
+
+/// One run: in the race check's precise mode with its marks when `marks`
+/// is given. The outcome, whether the run is suspect, and the reads found.
+fn run_once(
+    prog: &Program,
+    launch: &Launch,
+    owned: Vec<Option<Vec<u8>>>,
+    marks: Option<race::Marks>,
+) -> Result<(Outcome, bool, race::Marks), LaunchError> {
     let shape = shape(prog, launch)?;
     let (params, regions, buffer_addrs) = arguments(prog, launch, owned)?;
     let global = Global::new(regions).map_err(|(a, b)| LaunchError::Overlap(a, b))?;
     let mut m = Machine::new(prog, launch, shape, params, global);
+    if let Some(marks) = marks {
+        m.race.precise = true;
+        m.race.marks = marks;
+    }
     for id in parallel::clusters(&shape) {
         m.shape.clusterid = id;
         m.start_cluster();
@@ -185,7 +220,9 @@ fn run_with(
         }
     }
     let (buffers, memory) = parallel::outputs(&mut m.global, launch, &buffer_addrs);
-    Ok(Outcome {
+    let suspect = m.race.suspect && !m.race.off;
+    let found = std::mem::take(&mut m.race.found);
+    let out = Outcome {
         buffers,
         memory,
         reports: m.reports,
@@ -193,7 +230,8 @@ fn run_with(
         steps: m.steps,
         budget_exhausted: m.budget_hit,
         choices: std::mem::take(&mut m.asy.choices),
-    })
+    };
+    Ok((out, suspect, found))
 }
 
 fn shape(prog: &Program, launch: &Launch) -> Result<Shape, LaunchError> {

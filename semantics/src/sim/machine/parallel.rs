@@ -29,6 +29,9 @@ struct Chunk {
     steps: u64,
     budget_hit: bool,
     choices: usize,
+    /// The race check met a read that a later write may race with (run
+    /// again on one thread, where the read is followed).
+    suspect: bool,
 }
 
 impl<'a> Machine<'a> {
@@ -170,6 +173,7 @@ pub fn run_parallel_how(
                         steps: m.steps,
                         budget_hit: m.budget_hit,
                         choices: m.asy.choices.len(),
+                        suspect: m.race.suspect && !m.race.off,
                     }
                 })
             })
@@ -179,7 +183,10 @@ pub fn run_parallel_how(
             .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     });
-    match merge(global, done, launch.step_budget) {
+    if done.iter().any(|c| c.suspect) {
+        return super::run(prog, launch).map(|o| (o, Parallel::Rerun));
+    }
+    match merge(global, done, launch.step_budget, launch.races) {
         Some((mut global, reports, undefined_results, steps)) => {
             let (buffers, memory) = outputs(&mut global, launch, &buffer_addrs);
             let out = Outcome {
@@ -200,8 +207,10 @@ pub fn run_parallel_how(
 type Merged = (Global, Vec<Report>, Vec<Report>, u64);
 
 /// The chunks' results as one run, if no chunk met the bytes an earlier
-/// chunk wrote (and no budget or schedule choice is in the way).
-fn merge(mut global: Global, done: Vec<Chunk>, budget: u64) -> Option<Merged> {
+/// chunk wrote, nor (with the race check on) wrote the bytes an earlier
+/// chunk read (the one-thread run checks such a read against the later
+/// write, race.rs), and no budget or schedule choice is in the way.
+fn merge(mut global: Global, done: Vec<Chunk>, budget: u64, races: bool) -> Option<Merged> {
     let steps: u64 = done.iter().map(|c| c.steps).sum();
     if steps > budget || done.iter().any(|c| c.budget_hit || c.choices > 0) {
         return None;
@@ -214,7 +223,10 @@ fn merge(mut global: Global, done: Vec<Chunk>, budget: u64) -> Option<Merged> {
         for k in 0..j {
             for r in 0..global.regions.len() {
                 let w = &fp[k].write[r];
-                if Footprint::meets(w, &fp[j].read[r]) || Footprint::meets(w, &fp[j].write[r]) {
+                if Footprint::meets(w, &fp[j].read[r])
+                    || Footprint::meets(w, &fp[j].write[r])
+                    || (races && Footprint::meets(&fp[k].read[r], &fp[j].write[r]))
+                {
                     return None;
                 }
             }
