@@ -194,16 +194,19 @@ fn targets(tokens: &[String]) -> Vec<String> {
 
 /// The findings of the call rules in a module: span and message.
 pub(crate) fn check(module: &Module) -> Vec<(Span, String)> {
-    let mut functions: HashMap<&str, Signature> = HashMap::new();
+    let mut functions: HashMap<&str, &Function> = HashMap::new();
     for item in &module.items {
         if let Item::Function(f) = item {
-            functions.insert(f.name.as_str(), signature(f));
+            functions.insert(f.name.as_str(), f);
         }
     }
     let mut out = Vec::new();
     for item in &module.items {
         let Item::Function(f) = item else { continue };
         let Some(body) = &f.body else { continue };
+        if !has_calls(body) {
+            continue;
+        }
         // the labelled `.callprototype`s and `.calltargets` of the body
         let mut labelled: HashMap<String, Labelled> = HashMap::new();
         let mut plain_labels: Vec<String> = Vec::new();
@@ -221,11 +224,22 @@ pub(crate) fn check(module: &Module) -> Vec<(Span, String)> {
     out
 }
 
+/// Whether a body has a `call`, a `.callprototype` or a `.calltargets`
+/// (most functions have none: the rules then have nothing to look at).
+fn has_calls(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::Instr(i) => i.opcode == "call",
+        Stmt::Other(d) => d.name == ".callprototype" || d.name == ".calltargets",
+        Stmt::Block(inner, _) => has_calls(inner),
+        _ => false,
+    })
+}
+
 fn collect_labels(
     body: &[Stmt],
     labelled: &mut HashMap<String, Labelled>,
     plain: &mut Vec<String>,
-    functions: &HashMap<&str, Signature>,
+    functions: &HashMap<&str, &Function>,
     out: &mut Vec<(Span, String)>,
 ) {
     let mut pending: Option<&str> = None;
@@ -262,7 +276,7 @@ fn collect_labels(
 
 fn directive(
     d: &OtherDirective,
-    functions: &HashMap<&str, Signature>,
+    functions: &HashMap<&str, &Function>,
     out: &mut Vec<(Span, String)>,
 ) -> Labelled {
     if d.name == ".callprototype" {
@@ -287,7 +301,7 @@ fn directive(
 fn walk(
     body: &[Stmt],
     scopes: &mut Vec<HashMap<String, Shape>>,
-    functions: &HashMap<&str, Signature>,
+    functions: &HashMap<&str, &Function>,
     labelled: &HashMap<String, Labelled>,
     plain: &[String],
     out: &mut Vec<(Span, String)>,
@@ -324,7 +338,7 @@ fn list(op: &Operand) -> Option<&[Operand]> {
 fn call(
     ins: &crate::ptx::ast::Instruction,
     scopes: &[HashMap<String, Shape>],
-    functions: &HashMap<&str, Signature>,
+    functions: &HashMap<&str, &Function>,
     labelled: &HashMap<String, Labelled>,
     plain: &[String],
     out: &mut Vec<(Span, String)>,
@@ -401,8 +415,8 @@ fn call(
             }
         }
     };
-    if let Some(sig) = functions.get(callee.as_str()) {
-        compare(sig);
+    if let Some(f) = functions.get(callee.as_str()) {
+        compare(&signature(f));
         return;
     }
     // an indirect call: through its prototype or its targets
@@ -412,8 +426,8 @@ fn call(
         Some(Labelled::Prototype(Err(_))) => {}
         Some(Labelled::Targets(names)) => {
             for t in names {
-                if let Some(sig) = functions.get(t.as_str()) {
-                    compare(sig);
+                if let Some(f) = functions.get(t.as_str()) {
+                    compare(&signature(f));
                 }
             }
         }
