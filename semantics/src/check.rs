@@ -71,6 +71,7 @@ fn check(module: &Module, options: &Options, record_rows: bool) -> (Vec<Diagnost
         globals: HashMap::default(),
         address_bits: 64,
         explicit_address_size: false,
+        texmode_independent: false,
         resolved: HashMap::default(),
         sets: Vec::new(),
         key: String::new(),
@@ -84,6 +85,7 @@ fn check(module: &Module, options: &Options, record_rows: bool) -> (Vec<Diagnost
         match item {
             Item::Var(v) => {
                 c.incomplete_array(v);
+                c.sampler_mode(v);
                 for d in &v.names {
                     c.globals
                         .insert(d.name.clone(), Symbol::Var(intern_space(&v.space)));
@@ -214,6 +216,8 @@ struct Checker<'c> {
     address_bits: u32,
     /// Whether the module has an `.address_size` directive.
     explicit_address_size: bool,
+    /// Whether the module's `.target` names `texmode_independent`.
+    texmode_independent: bool,
     /// The forms each distinct opcode-and-qualifiers string resolves to
     /// (qualifier rules do not depend on operands, so this is exact), as
     /// an index into `sets`.
@@ -363,6 +367,7 @@ impl<'c> Checker<'c> {
             globals: self.globals.clone(),
             address_bits: self.address_bits,
             explicit_address_size: self.explicit_address_size,
+            texmode_independent: self.texmode_independent,
             resolved: HashMap::default(),
             sets: Vec::new(),
             key: String::new(),
@@ -420,9 +425,11 @@ impl<'c> Checker<'c> {
                                     format!("unknown target `{n}`"),
                                 ),
                             }
+                        } else if n == "texmode_independent" {
+                            self.texmode_independent = true;
                         } else if !matches!(
                             n.as_str(),
-                            "texmode_unified" | "texmode_independent" | "debug" | "map_f64_to_f32"
+                            "texmode_unified" | "debug" | "map_f64_to_f32"
                         ) {
                             self.diag(
                                 *span,
@@ -526,6 +533,9 @@ impl<'c> Checker<'c> {
     /// parameters ("Parameter to entry function cannot be an incomplete
     /// array"), and `.abi_preserve{_control}` from PTX ISA 9.0 on.
     fn function_header(&mut self, f: &Function) {
+        for p in f.params.iter().flatten() {
+            self.sampler_mode(p);
+        }
         let entry = f.kind == FunctionKind::Entry;
         for d in &f.directives {
             if entry && d.name == ".noreturn" {
@@ -606,6 +616,23 @@ impl<'c> Checker<'c> {
     /// the variable is `.extern` (an external or dynamic `.shared` array,
     /// PTX ISA 5.4.5 and 11.6.2). Parameters are the function header's
     /// business.
+    /// PTX ISA 5.3: in the unified texturing mode (the default) "texture
+    /// and sampler information is accessed through a single .texref
+    /// handle"; a `.samplerref` (a variable or a kernel parameter) belongs
+    /// to the independent mode (ptxas 13.0, `semantics/tests/
+    /// declaration_rules.rs`: "Instruction or declaration violates .target
+    /// texmode_unified setting"; a `.texref` is taken in both modes).
+    fn sampler_mode(&mut self, v: &VarDecl) {
+        if v.ty == ".samplerref" && !self.texmode_independent {
+            self.diag(
+                v.span,
+                "declaration",
+                Some("5.3"),
+                "a `.samplerref` needs `.target texmode_independent` (ptxas: \"Instruction or declaration violates .target texmode_unified setting\")".into(),
+            );
+        }
+    }
+
     fn incomplete_array(&mut self, v: &VarDecl) {
         if matches!(v.space.as_str(), ".reg" | ".param") || v.linkage.iter().any(|l| l == ".extern")
         {

@@ -37,6 +37,62 @@ fn declarations_get_ptxas_verdicts() {
         ),
         ("6.5", "sm_70", ".global .u32 g[];", Some("incomplete type")),
         ("6.5", "sm_70", ".global .u32 g[] = {1, 2, 3};", None),
+        // Texturing modes (PTX ISA 5.3): a `.samplerref` needs the
+        // independent mode; a `.texref` is taken in both.
+        (
+            "6.5",
+            "sm_70",
+            ".global .samplerref s;\n.entry k() { ret; }",
+            Some("texmode_independent"),
+        ),
+        (
+            "6.5",
+            "sm_70, texmode_unified",
+            ".global .samplerref s;\n.entry k() { ret; }",
+            Some("texmode_independent"),
+        ),
+        (
+            "6.5",
+            "sm_70, texmode_independent",
+            ".global .samplerref s;\n.entry k() { ret; }",
+            None,
+        ),
+        (
+            "6.5",
+            "sm_70",
+            ".entry k(.param .samplerref ps) { ret; }",
+            Some("texmode_independent"),
+        ),
+        (
+            "6.5",
+            "sm_70, texmode_unified",
+            ".entry k(.param .samplerref ps) { ret; }",
+            Some("texmode_independent"),
+        ),
+        (
+            "6.5",
+            "sm_70, texmode_independent",
+            ".entry k(.param .samplerref ps) { ret; }",
+            None,
+        ),
+        (
+            "6.5",
+            "sm_70",
+            ".global .texref t;\n.entry k() { ret; }",
+            None,
+        ),
+        (
+            "6.5",
+            "sm_70, texmode_unified",
+            ".global .texref t;\n.entry k() { ret; }",
+            None,
+        ),
+        (
+            "6.5",
+            "sm_70, texmode_independent",
+            ".global .texref t;\n.entry k() { ret; }",
+            None,
+        ),
         (
             "6.5",
             "sm_70",
