@@ -127,11 +127,19 @@ clean = lambda s: " ".join(str(s or "").split())[:300]
 with open(out_tsv, "w") as o:
     o.write("id\tkind\tarch\tptxas\tours\tour_first_message\tptxas_message\n")
     for r, f in todo:
-        pv = "accept" if r["ptxas_rc"] == 0 else "reject"
+        # an exit status of 128 + a signal (139: SIGSEGV) is ptxas crashing: no
+        # verdict; 255 is its status for errors
+        rc = r["ptxas_rc"]
+        pv = "accept" if rc == 0 else ("crash" if 128 < rc < 255 else "reject")
         ov, om = ours.get((f, r["arch"]), ("error", "not checked"))
         o.write("\t".join([r["id"], r["kind"], r["arch"], pv, ov, clean(om), clean(r.get("ptxas_msg"))]) + "\n")
         cls = {("accept", "accept"): "both_accept", ("reject", "reject"): "both_reject",
                ("accept", "reject"): "false_positive", ("reject", "accept"): "false_negative"}.get((pv, ov), "our_error")
+        if pv == "crash":
+            cls = "ptxas_crash"
+            if ov == "error":
+                cls = "our_error"
+
         tally[(r["kind"], cls)] += 1
         tally[("all", cls)] += 1
         if cls == "false_positive":
@@ -149,10 +157,11 @@ print(f"verdict rows: {len(rows)}; checked: {len(todo)}; "
 print(f".cu x arch: {dict(nv)}")
 print(f"distinct .cu compiled by nvcc (any arch): "
       f"{len({r['id'] for r in rows if r['kind'] == 'cu' and r.get('nvcc_rc') == 0})}")
-print("kind\tboth_accept\tboth_reject\tfalse_positive\tfalse_negative\tour_error")
+print("kind\tboth_accept\tboth_reject\tfalse_positive\tfalse_negative\tour_error\tptxas_crash")
 for k in ("cu", "ptx", "all"):
     print("\t".join([k] + [str(tally[(k, c)]) for c in
-                           ("both_accept", "both_reject", "false_positive", "false_negative", "our_error")]))
+                           ("both_accept", "both_reject", "false_positive", "false_negative", "our_error",
+                            "ptxas_crash")]))
 if fp_msgs:
     print("\nfalse positives by our rule:")
     for m, n in fp_msgs.most_common(15):
