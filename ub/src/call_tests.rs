@@ -188,3 +188,43 @@ fn recursion_stops_at_the_bound() {
     let v = aligned_verdict(&src, "ld.global.u32 %r1");
     assert!(is_witness(&v), "{v:?}");
 }
+
+/// A `.local` variable written and read back at a known place keeps its
+/// value (a masked, aligned pointer stays provably aligned), and a generic
+/// store into it through `cvta.local` replaces that value (the misaligned
+/// one it writes is found): the search keeps the thread's frame bytes it
+/// can place, and forgets those a store it cannot place may overwrite.
+#[test]
+fn local_bytes_written_and_read_back_keep_their_value() {
+    for (overwrite, witness) in [(false, false), (true, true)] {
+        let over = if overwrite {
+            "cvta.local.u64 %rd4, %rd2;\n  add.u64 %rd5, %rd1, 2;\n  st.u64 [%rd4], %rd5;"
+        } else {
+            ""
+        };
+        let src = format!(
+            "{HEAD}
+.visible .entry k(.param .u64 a)
+{{
+  .reg .u64 %rd<8>;
+  .reg .u32 %r<2>;
+  .local .align 8 .b8 buf[16];
+  ld.param.u64 %rd1, [a];
+  and.b64 %rd6, %rd1, -16;
+  mov.u64 %rd2, buf;
+  st.local.u64 [%rd2], %rd6;
+  {over}
+  ld.local.u64 %rd3, [%rd2];
+  ld.global.u32 %r1, [%rd3];
+  ret;
+}}
+"
+        );
+        let v = aligned_verdict(&src, "ld.global.u32 %r1");
+        if witness {
+            assert!(is_witness(&v), "overwritten: {v:?}");
+        } else {
+            assert!(matches!(v.0, Verdict::CannotHappen), "kept: {v:?}");
+        }
+    }
+}

@@ -1132,17 +1132,19 @@ impl Search<'_> {
         let n = u32::from(acc.size) * 8;
         let v = match acc.space {
             Space::ParamEntry => self.param_value(addr, acc.size, k),
-            // a call's argument or return value the path wrote
-            Space::ParamFunc => addr.simplify().as_u64().and_then(|a| {
-                let off =
-                    a.wrapping_sub(self.prog.local_frame()) + (k * usize::from(acc.size)) as u64;
-                path.params
-                    .iter()
-                    .rev()
-                    .find(|(o, m, _)| *o == off && *m == acc.size)
-                    .map(|(_, _, v)| low(v, n.min(64)))
-            }),
-            _ => None,
+            // bytes of the frame the path wrote at a known place: a call's
+            // argument or return value, a local variable
+            space => match self.frame_offset(space, &addr.simplify()) {
+                Reach::At(base) => {
+                    let off = base + (k * usize::from(acc.size)) as u64;
+                    path.params
+                        .iter()
+                        .rev()
+                        .find(|(o, m, _)| *o == off && *m == acc.size)
+                        .map(|(_, _, v)| low(v, n.min(64)))
+                }
+                _ => None,
+            },
         };
         let v = v.unwrap_or_else(|| {
             let global = matches!(acc.space, Space::Global | Space::Generic);
@@ -1277,6 +1279,33 @@ impl Search<'_> {
                 path.cond.push(g);
                 Ok(Some(past))
             }
+        }
+    }
+
+    /// Where an access of `space` at `addr` reaches the thread's frame
+    /// (`.param::func` and `.local` bytes, which the simulator keeps
+    /// together): at a known offset, somewhere the search cannot tell, or
+    /// not at all (the other state spaces; a generic address outside the
+    /// local window).
+    fn frame_offset(&self, space: Space, addr: &BV) -> Reach {
+        let frame = self.prog.local_frame();
+        match space {
+            Space::ParamFunc | Space::Local => match addr.as_u64() {
+                Some(a) => Reach::At(a.wrapping_sub(frame)),
+                None => Reach::Anywhere,
+            },
+            Space::Generic => match addr.as_u64() {
+                Some(a) => {
+                    let lo = a.wrapping_sub(self.profile.local_base);
+                    if lo < self.profile.local_size {
+                        Reach::At(lo.wrapping_sub(frame))
+                    } else {
+                        Reach::No
+                    }
+                }
+                None => Reach::Anywhere,
+            },
+            _ => Reach::No,
         }
     }
 
@@ -1732,30 +1761,33 @@ impl Search<'_> {
                     self.set(path, guard, *p, named(origin::OTHER_THREAD, 1));
                 }
             }
-            // `st.param` of a call's argument or a function's return value:
-            // kept where the address is known, so the callee (or the
-            // caller) reads it back; elsewhere the bytes become unknown
-            Op::St(acc) if acc.space == Space::ParamFunc => {
+            // a store that can reach the thread's local frame (`st.param` of
+            // a call's argument or a function's return value, `st.local`, a
+            // generic store into the local window): kept where the address
+            // is known, so a later load there (the callee's `ld.param`, a
+            // local variable read back) sees it; a store the search cannot
+            // place forgets what it could overwrite
+            Op::St(acc) => {
                 let a = self.address(path, acc.addr).simplify();
                 let known = guard
                     .as_ref()
                     .is_none_or(|g| g.simplify().as_bool() == Some(true));
-                match a.as_u64() {
-                    Some(a) if known => {
-                        let base = a.wrapping_sub(self.prog.local_frame());
+                match self.frame_offset(acc.space, &a) {
+                    Reach::No => {}
+                    Reach::Anywhere => path.params.clear(),
+                    Reach::At(base) => {
                         for (k, r) in acc.regs.iter().enumerate() {
                             let off = base + (k * usize::from(acc.size)) as u64;
                             match r {
-                                Some(src) => {
+                                Some(src) if known => {
                                     let v =
                                         mask64(&self.value(path, *src), u32::from(acc.size) * 8);
                                     Self::put_param(path, off, acc.size, v);
                                 }
-                                None => forget_params(&mut path.params, off, u64::from(acc.size)),
+                                _ => forget_params(&mut path.params, off, u64::from(acc.size)),
                             }
                         }
                     }
-                    _ => path.params.clear(),
                 }
             }
             Op::Ld(acc) => {
@@ -1930,6 +1962,16 @@ impl Search<'_> {
             // the old value an `atom` returns is memory's, which the search
             // does not remember: an unknown
             Op::Atom(a) => {
+                let at = self.address(path, a.acc.addr).simplify();
+                match self.frame_offset(a.acc.space, &at) {
+                    Reach::No => {}
+                    Reach::Anywhere => path.params.clear(),
+                    Reach::At(off) => forget_params(
+                        &mut path.params,
+                        off,
+                        u64::from(a.acc.size) * a.acc.regs.len().max(1) as u64,
+                    ),
+                }
                 for &d in &a.d {
                     self.set(path, guard, d, fresh(64));
                     // a `.b128` destination's high slot
@@ -2332,4 +2374,11 @@ fn place_of_actual(a: Actual) -> Place {
 /// Forgets the known `.param` bytes overlapping `[offset, offset + n)`.
 fn forget_params(params: &mut Vec<(u64, u8, BV)>, offset: u64, n: u64) {
     params.retain(|(o, m, _)| *o >= offset + n || *o + u64::from(*m) <= offset);
+}
+
+/// Where an access reaches the thread's frame ([`Search::frame_offset`]).
+enum Reach {
+    No,
+    Anywhere,
+    At(u64),
 }
