@@ -15,6 +15,7 @@ pub mod device;
 pub mod fatbin;
 mod host;
 pub mod launch;
+pub mod legacy;
 pub mod link;
 pub mod memory;
 pub mod module;
@@ -27,6 +28,7 @@ pub mod types;
 
 pub use api::*;
 pub use copy::*;
+pub use legacy::*;
 pub use link::*;
 pub use occupancy::*;
 pub use pointer::*;

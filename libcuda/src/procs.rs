@@ -7,6 +7,7 @@
 
 use crate::api::*;
 use crate::copy::*;
+use crate::legacy::*;
 use crate::link::*;
 use crate::occupancy::*;
 use crate::pointer::*;
@@ -67,6 +68,8 @@ table! {
     cuOccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSizeWithFlags,
     cuOccupancyAvailableDynamicSMemPerBlock,
     cuLinkCreate_v2, cuLinkAddData_v2, cuLinkAddFile_v2, cuLinkComplete, cuLinkDestroy,
+    cuParamSetSize, cuParamSeti, cuParamSetf, cuParamSetv, cuFuncSetBlockShape,
+    cuFuncSetSharedSize, cuLaunch, cuLaunchGrid, cuLaunchGridAsync,
     cuTensorMapEncodeTiled, cuTensorMapEncodeIm2col,
     cuGetErrorName, cuGetErrorString, cuGetProcAddress, cuGetProcAddress_v2,
 }

@@ -393,3 +393,56 @@ fn the_new_entry_points_are_found_by_name() {
         assert!(!p.is_null(), "{name}");
     }
 }
+
+/// The pre-4.0 launch calls: parameters set byte by byte at their offsets
+/// (`a`, `b`, `c` at 0, 8, 16, `n` at 24), the block shape on the function,
+/// `cuLaunchGrid`; sums checked against Rust's `+`. Without a block shape,
+/// or with parameters that do not cover the kernel's, the launch is
+/// refused.
+#[test]
+fn the_pre_4_0_launch_calls_run_a_kernel() {
+    let _c = context();
+    let (_m, f) = kernel(&vecadd(), "vecadd");
+    let n = 200u32;
+    let a: Vec<f32> = (0..n).map(|i| i as f32 * 1.5).collect();
+    let b: Vec<f32> = (0..n).map(|i| 100.0 - i as f32 / 7.0).collect();
+    let bytes_of = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let (pa, pb) = (upload(&bytes_of(&a)), upload(&bytes_of(&b)));
+    let pc = upload(&vec![0u8; 4 * n as usize]);
+    unsafe {
+        // no block shape yet
+        assert_eq!(cuda::cuLaunchGrid(f, 1, 1), CUDA_ERROR_INVALID_VALUE);
+        for (off, p) in [(0, pa), (8, pb), (16, pc)] {
+            let mut v = p;
+            ok(
+                "cuParamSetv",
+                cuda::cuParamSetv(f, off, (&mut v as *mut u64).cast(), 8),
+            );
+        }
+        ok(
+            "cuFuncSetBlockShape",
+            cuda::cuFuncSetBlockShape(f, 64, 1, 1),
+        );
+        // `n` not set yet: the bytes end at 24
+        ok("cuParamSetSize", cuda::cuParamSetSize(f, 24));
+        assert_eq!(cuda::cuLaunchGrid(f, 4, 1), CUDA_ERROR_INVALID_VALUE);
+        ok("cuParamSeti", cuda::cuParamSeti(f, 24, n));
+        ok("cuParamSetSize", cuda::cuParamSetSize(f, 28));
+        ok("cuLaunchGrid", cuda::cuLaunchGrid(f, 4, 1));
+        ok("cuCtxSynchronize", cuda::cuCtxSynchronize());
+        assert_eq!(
+            cuda::cuParamSeti(std::ptr::null_mut(), 0, 1),
+            CUDA_ERROR_INVALID_HANDLE
+        );
+        assert_eq!(cuda::cuParamSeti(f, 4094, 1), CUDA_ERROR_INVALID_VALUE);
+        assert_eq!(
+            cuda::cuFuncSetBlockShape(f, 0, 1, 1),
+            CUDA_ERROR_INVALID_VALUE
+        );
+    }
+    let out = download(pc, 4 * n as usize);
+    for i in 0..n as usize {
+        let got = f32::from_le_bytes(out[4 * i..4 * i + 4].try_into().unwrap());
+        assert_eq!(got.to_bits(), (a[i] + b[i]).to_bits(), "element {i}");
+    }
+}

@@ -57,6 +57,12 @@ fn wrong_handles_and_null_pointers_get_documented_errors() {
                     cuda::cuOccupancyMaxPotentialBlockSize(&mut grid, &mut v, h, None, 0, 0),
                 ));
             }
+            if h != f {
+                results.push(("cuParamSeti", cuda::cuParamSeti(h, 0, 1)));
+                results.push(("cuFuncSetBlockShape", cuda::cuFuncSetBlockShape(h, 1, 1, 1)));
+                results.push(("cuLaunch", cuda::cuLaunch(h)));
+                results.push(("cuLaunchGrid", cuda::cuLaunchGrid(h, 1, 1)));
+            }
             // link states that are none
             let (mut image, mut size) = (null_mut(), 0usize);
             results.push((
