@@ -2,12 +2,15 @@
 //! inputs (`cuLinkAddData`, `cuLinkAddFile`): PTX text, or a fat binary whose
 //! PTX the library takes as `cuModuleLoadData` does; each is parsed and
 //! checked when added, as the driver compiles it then. `cuLinkComplete` gives
-//! back the image `cuModuleLoadData` loads: with one input, that input's
-//! PTX text (NUL-terminated), owned by the state until `cuLinkDestroy`.
-//! Linking several inputs (resolving one module's `.extern` functions in
-//! another) is not supported (`CUDA_ERROR_NOT_SUPPORTED`, the reason in the
-//! report), nor are cubin, object and library inputs (the library runs PTX
-//! only).
+//! back the image `cuModuleLoadData` loads, PTX text (NUL-terminated) owned
+//! by the state until `cuLinkDestroy`: with one input, that input; with
+//! several, one module made of them all ([`merge`]): the newest `.version`,
+//! their common `.target` and `.address_size`, every definition once, and a
+//! declaration (`.extern`, a function without a body) only where no input
+//! defines the name. Two definitions of one name (neither `.weak` nor
+//! `.common`), or inputs for different targets, are
+//! `CUDA_ERROR_INVALID_IMAGE`, the reason in the report. Cubin, object and
+//! library inputs are not supported (the library runs PTX only).
 
 #![allow(clippy::missing_safety_doc)] // the driver API's documentation is theirs
 
@@ -179,8 +182,8 @@ pub unsafe extern "C" fn cuLinkAddFile_v2(
     })
 }
 
-/// `cuLinkComplete`: the image of the one input; several inputs are
-/// `CUDA_ERROR_NOT_SUPPORTED`, none `CUDA_ERROR_INVALID_VALUE`.
+/// `cuLinkComplete`: the image of the inputs ([`merge`] when there are
+/// several); none is `CUDA_ERROR_INVALID_VALUE`.
 #[no_mangle]
 pub unsafe extern "C" fn cuLinkComplete(
     link: Handle,
@@ -192,23 +195,31 @@ pub unsafe extern "C" fn cuLinkComplete(
             return Err(CUDA_ERROR_INVALID_VALUE);
         }
         let r = with_links(|l| {
-            let k = l.get_mut(&handle(link)).ok_or(CUDA_ERROR_INVALID_HANDLE)?;
+            let k = l
+                .get_mut(&handle(link))
+                .ok_or((CUDA_ERROR_INVALID_HANDLE, String::new()))?;
             match k.inputs.len() {
-                0 => Err(CUDA_ERROR_INVALID_VALUE),
-                1 => {
-                    let mut out = k.inputs[0].clone().into_bytes();
+                0 => Err((CUDA_ERROR_INVALID_VALUE, String::new())),
+                _ => {
+                    let text = if k.inputs.len() == 1 {
+                        k.inputs[0].clone()
+                    } else {
+                        merge(&k.inputs).map_err(|why| (CUDA_ERROR_INVALID_IMAGE, why))?
+                    };
+                    let mut out = text.into_bytes();
                     out.push(0);
                     let n = out.len();
                     let out = k.output.insert(out);
                     Ok((out.as_mut_ptr().cast::<c_void>(), n))
                 }
-                _ => Err(CUDA_ERROR_NOT_SUPPORTED),
             }
         });
-        if r == Err(CUDA_ERROR_NOT_SUPPORTED) {
-            report("ptx-libcuda: cuLinkComplete: linking several inputs into one module is not supported");
-        }
-        let (p, n) = r?;
+        let (p, n) = r.map_err(|(code, why)| {
+            if !why.is_empty() {
+                report(&why);
+            }
+            code
+        })?;
         put(image, p)?;
         put(size, n)
     })
@@ -222,4 +233,136 @@ pub unsafe extern "C" fn cuLinkDestroy(link: Handle) -> CUresult {
             .map(|_| ())
             .ok_or(CUDA_ERROR_INVALID_HANDLE)
     })
+}
+
+/// Several PTX modules as one: the newest `.version`, the common `.target`
+/// and `.address_size`, each definition once, declarations only for names
+/// no input defines (a declaration repeated in several inputs kept once).
+pub fn merge(inputs: &[String]) -> Result<String, String> {
+    use ptx_semantics::ptx::{self, Item};
+    let mut modules = Vec::new();
+    for (k, text) in inputs.iter().enumerate() {
+        let m = ptx::parse(text)
+            .map_err(|e| format!("ptx-libcuda: cuLinkComplete: input {k}: {}", e.message))?;
+        modules.push(m);
+    }
+    let mut version: Option<(u32, u32)> = None;
+    let mut target: Option<Vec<String>> = None;
+    let mut address: Option<u32> = None;
+    // what is defined, and where (input, item)
+    let mut defined: HashMap<String, (usize, bool)> = HashMap::new();
+    let name_of = |item: &Item| -> Vec<(String, bool, bool)> {
+        // (name, a definition, may be defined again: .weak/.common)
+        match item {
+            Item::Function(f) => vec![(
+                f.name.clone(),
+                f.body.is_some(),
+                f.linkage.iter().any(|l| l == ".weak"),
+            )],
+            Item::Var(v) => {
+                let ext = v.linkage.iter().any(|l| l == ".extern");
+                let weak = v.linkage.iter().any(|l| l == ".weak" || l == ".common");
+                v.names
+                    .iter()
+                    .map(|d| (d.name.clone(), !ext, weak))
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    };
+    for (k, m) in modules.iter().enumerate() {
+        for item in &m.items {
+            match item {
+                Item::Version { major, minor, .. } => {
+                    version = version.max(Some((*major, *minor)));
+                }
+                Item::Target { names, .. } => match &target {
+                    Some(t) if t != names => {
+                        return Err(format!(
+                            "ptx-libcuda: cuLinkComplete: input {k} is for `.target {}`, an earlier one for `.target {}`",
+                            names.join(", "),
+                            t.join(", ")
+                        ))
+                    }
+                    _ => target = Some(names.clone()),
+                },
+                Item::AddressSize { bits, .. } => match address {
+                    Some(a) if a != *bits => {
+                        return Err(format!(
+                            "ptx-libcuda: cuLinkComplete: input {k} has `.address_size {bits}`, an earlier one {a}"
+                        ))
+                    }
+                    _ => address = Some(*bits),
+                },
+                _ => {
+                    for (name, definition, weak) in name_of(item) {
+                        if !definition {
+                            continue;
+                        }
+                        match defined.get(&name) {
+                            Some(&(other, other_weak)) if !(weak || other_weak) => {
+                                return Err(format!(
+                                    "ptx-libcuda: cuLinkComplete: `{name}` is defined in input {other} and in input {k}"
+                                ))
+                            }
+                            // a definition that is not `.weak` wins over one that is
+                            Some(&(_, true)) if !weak => {
+                                defined.insert(name, (k, false));
+                            }
+                            Some(_) => {}
+                            None => {
+                                defined.insert(name, (k, weak));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut items = Vec::new();
+    if let Some((major, minor)) = version {
+        items.push(Item::Version {
+            major,
+            minor,
+            span: Default::default(),
+        });
+    }
+    if let Some(names) = target {
+        items.push(Item::Target {
+            names,
+            span: Default::default(),
+        });
+    }
+    if let Some(bits) = address {
+        items.push(Item::AddressSize {
+            bits,
+            span: Default::default(),
+        });
+    }
+    let mut declared: std::collections::HashSet<String> = Default::default();
+    for (k, m) in modules.into_iter().enumerate() {
+        for item in m.items {
+            if matches!(
+                item,
+                Item::Version { .. } | Item::Target { .. } | Item::AddressSize { .. }
+            ) {
+                continue;
+            }
+            let names = name_of(&item);
+            let keep = names.is_empty()
+                || names.iter().all(|(name, definition, _)| {
+                    if *definition {
+                        // the first definition of a name (a `.weak` one
+                        // may come again)
+                        defined.get(name).is_some_and(|&(at, _)| at == k)
+                    } else {
+                        !defined.contains_key(name) && declared.insert(name.clone())
+                    }
+                });
+            if keep {
+                items.push(item);
+            }
+        }
+    }
+    Ok(ptx::print(&ptx::Module { items }))
 }

@@ -143,7 +143,6 @@ fn the_linker_refuses_what_it_cannot_do() {
             ),
             CUDA_ERROR_INVALID_VALUE
         );
-        // two inputs cannot be linked into one module
         let good = CString::new(vecadd()).unwrap();
         let good = good.as_bytes_with_nul();
         for _ in 0..2 {
@@ -161,9 +160,10 @@ fn the_linker_refuses_what_it_cannot_do() {
                 ),
             );
         }
+        // two definitions of `vecadd`
         assert_eq!(
             cuda::cuLinkComplete(link, &mut image, &mut size),
-            CUDA_ERROR_NOT_SUPPORTED
+            CUDA_ERROR_INVALID_IMAGE
         );
         let missing = CString::new("/nonexistent/k.ptx").unwrap();
         assert_eq!(
@@ -444,5 +444,65 @@ fn the_pre_4_0_launch_calls_run_a_kernel() {
     for i in 0..n as usize {
         let got = f32::from_le_bytes(out[4 * i..4 * i + 4].try_into().unwrap());
         assert_eq!(got.to_bits(), (a[i] + b[i]).to_bits(), "element {i}");
+    }
+}
+
+/// Two PTX inputs linked into one module: the kernel of the second calls
+/// a device function the first defines (declared `.extern` in the second);
+/// the kernel runs and writes `f(i) = 3 * i + 1`, computed in the test.
+#[test]
+fn two_ptx_inputs_link_into_one_module() {
+    let _c = context();
+    let lib = format!(
+        "{HEADER}.visible .func (.param .b32 r) triple_plus_one(.param .b32 x)\n{{\n  .reg .b32 %t<3>;\n  ld.param.b32 %t1, [x];\n  mad.lo.s32 %t2, %t1, 3, 1;\n  st.param.b32 [r], %t2;\n  ret;\n}}\n"
+    );
+    let app = format!(
+        "{HEADER}.extern .func (.param .b32 r) triple_plus_one(.param .b32 x);\n.visible .entry k(.param .u64 out)\n{{\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  {{\n  .param .b32 a;\n  .param .b32 b;\n  st.param.b32 [a], %r1;\n  call (b), triple_plus_one, (a);\n  ld.param.b32 %r2, [b];\n  }}\n  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r2;\n  ret;\n}}\n"
+    );
+    unsafe {
+        let mut link = null_mut();
+        ok(
+            "cuLinkCreate",
+            cuda::cuLinkCreate_v2(0, null_mut(), null_mut(), &mut link),
+        );
+        for text in [&lib, &app] {
+            let c = CString::new(text.as_str()).unwrap();
+            let b = c.as_bytes_with_nul();
+            ok(
+                "cuLinkAddData",
+                cuda::cuLinkAddData_v2(
+                    link,
+                    1,
+                    b.as_ptr() as *mut c_void,
+                    b.len(),
+                    null(),
+                    0,
+                    null_mut(),
+                    null_mut(),
+                ),
+            );
+        }
+        let (mut image, mut size) = (null_mut(), 0usize);
+        ok(
+            "cuLinkComplete",
+            cuda::cuLinkComplete(link, &mut image, &mut size),
+        );
+        let mut m = null_mut();
+        ok("cuModuleLoadData", cuda::cuModuleLoadData(&mut m, image));
+        ok("cuLinkDestroy", cuda::cuLinkDestroy(link));
+        let mut f = null_mut();
+        let name = CString::new("k").unwrap();
+        ok(
+            "cuModuleGetFunction",
+            cuda::cuModuleGetFunction(&mut f, m, name.as_ptr()),
+        );
+        let mut out = upload(&[0u8; 4 * 64]);
+        let mut params = [(&mut out as *mut u64).cast::<c_void>()];
+        ok("launch", launch(f, [1, 1, 1], [64, 1, 1], 0, &mut params));
+        let got = download(out, 4 * 64);
+        for i in 0..64u32 {
+            let v = u32::from_le_bytes(got[4 * i as usize..4 * i as usize + 4].try_into().unwrap());
+            assert_eq!(v, 3 * i + 1, "thread {i}");
+        }
     }
 }
