@@ -1463,15 +1463,16 @@ pub unsafe extern "C" fn cuMemsetD32Async(
 // ---- streams and events ----
 
 #[no_mangle]
-pub unsafe extern "C" fn cuStreamCreate(stream: *mut Handle, _flags: c_uint) -> CUresult {
+pub unsafe extern "C" fn cuStreamCreate(stream: *mut Handle, flags: c_uint) -> CUresult {
     guard(|| {
-        if stream.is_null() {
+        // `CU_STREAM_DEFAULT` or `CU_STREAM_NON_BLOCKING`
+        if stream.is_null() || flags > 1 {
             return Err(CUDA_ERROR_INVALID_VALUE);
         }
         let h = state::with(|d| {
             let c = d.usable()?;
             let h = d.handle();
-            d.streams.insert(h, Stream { context: c });
+            d.streams.insert(h, Stream { context: c, flags });
             Ok(h)
         })?;
         put(stream, pointer(h))
@@ -1485,6 +1486,93 @@ pub unsafe extern "C" fn cuStreamCreateWithPriority(
     _priority: c_int,
 ) -> CUresult {
     cuStreamCreate(stream, flags)
+}
+
+/// `cuStreamGetFlags`: the flags the stream was created with (0 for the
+/// default streams).
+#[no_mangle]
+pub unsafe extern "C" fn cuStreamGetFlags(stream: Handle, flags: *mut c_uint) -> CUresult {
+    guard(|| {
+        let f = state::with(|d| {
+            d.stream_context(handle(stream))?;
+            Ok(d.streams.get(&handle(stream)).map_or(0, |s| s.flags))
+        })?;
+        put(flags, f)
+    })
+}
+
+/// `cuStreamGetPriority`: 0, the device's only priority
+/// (`cuCtxGetStreamPriorityRange` gives 0, 0).
+#[no_mangle]
+pub unsafe extern "C" fn cuStreamGetPriority(stream: Handle, priority: *mut c_int) -> CUresult {
+    guard(|| {
+        state::with(|d| d.stream_context(handle(stream)).map(|_| ()))?;
+        put(priority, 0)
+    })
+}
+
+/// `cuStreamGetCtx`: the context the stream belongs to (the current one
+/// for the default streams).
+#[no_mangle]
+pub unsafe extern "C" fn cuStreamGetCtx(stream: Handle, context: *mut Handle) -> CUresult {
+    guard(|| {
+        let c = state::with(|d| d.stream_context(handle(stream)))?;
+        put(context, pointer(c))
+    })
+}
+
+/// `CUstreamCallback`: `(stream, status, userData)`.
+pub type StreamCallback = Option<unsafe extern "C" fn(Handle, CUresult, *mut c_void)>;
+
+/// `cuStreamAddCallback`: work on a stream is done when it is issued, so
+/// the callback runs now, on the calling thread, with the stream's status
+/// (an earlier launch's fault, or `CUDA_SUCCESS`); `flags` "must be zero".
+/// The driver's lock is not held while it runs.
+#[no_mangle]
+pub unsafe extern "C" fn cuStreamAddCallback(
+    stream: Handle,
+    callback: StreamCallback,
+    user: *mut c_void,
+    flags: c_uint,
+) -> CUresult {
+    guard(|| {
+        let Some(cb) = callback else {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        };
+        if flags != 0 {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
+        let status = state::with(|d| {
+            let c = d.stream_context(handle(stream))?;
+            Ok(d.check_context(c).err().unwrap_or(CUDA_SUCCESS))
+        })?;
+        cb(stream, status, user);
+        Ok(())
+    })
+}
+
+/// `CUhostFn`: `(userData)`.
+pub type HostFn = Option<unsafe extern "C" fn(*mut c_void)>;
+
+/// `cuLaunchHostFunc`: the host function runs now, on the calling thread
+/// (the stream's earlier work is done), without the driver's lock.
+#[no_mangle]
+pub unsafe extern "C" fn cuLaunchHostFunc(
+    stream: Handle,
+    f: HostFn,
+    user: *mut c_void,
+) -> CUresult {
+    guard(|| {
+        let Some(f) = f else {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        };
+        state::with(|d| {
+            let c = d.stream_context(handle(stream))?;
+            d.check_context(c)
+        })?;
+        f(user);
+        Ok(())
+    })
 }
 
 #[no_mangle]

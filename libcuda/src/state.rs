@@ -46,6 +46,8 @@ pub struct HostAllocation {
 #[derive(Debug)]
 pub struct Stream {
     pub context: u64,
+    /// `CU_STREAM_DEFAULT` (0) or `CU_STREAM_NON_BLOCKING` (1), as created.
+    pub flags: u32,
 }
 
 /// An event.

@@ -506,3 +506,80 @@ fn two_ptx_inputs_link_into_one_module() {
         }
     }
 }
+
+static CALLS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+static LAST_STATUS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(u32::MAX);
+
+unsafe extern "C" fn on_stream(_s: Handle, status: CUresult, user: *mut c_void) {
+    LAST_STATUS.store(status, std::sync::atomic::Ordering::SeqCst);
+    CALLS.fetch_add(*(user as *const u32), std::sync::atomic::Ordering::SeqCst);
+}
+
+unsafe extern "C" fn on_host(user: *mut c_void) {
+    CALLS.fetch_add(*(user as *const u32), std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Stream queries, stream callbacks and host functions: work runs when it
+/// is issued, so a callback runs at once with the stream's status, which
+/// is the fault of an earlier launch once one stopped a thread.
+#[test]
+fn streams_answer_queries_and_run_callbacks() {
+    use std::sync::atomic::Ordering::SeqCst;
+    let c = context();
+    unsafe {
+        let mut s = null_mut();
+        ok("cuStreamCreate", cuda::cuStreamCreate(&mut s, 1));
+        let (mut flags, mut prio, mut ctx): (c_uint, c_int, Handle) = (9, 9, null_mut());
+        ok("cuStreamGetFlags", cuda::cuStreamGetFlags(s, &mut flags));
+        ok(
+            "cuStreamGetPriority",
+            cuda::cuStreamGetPriority(s, &mut prio),
+        );
+        ok("cuStreamGetCtx", cuda::cuStreamGetCtx(s, &mut ctx));
+        assert_eq!((flags, prio, ctx), (1, 0, c));
+        ok(
+            "cuStreamGetFlags",
+            cuda::cuStreamGetFlags(null_mut(), &mut flags),
+        );
+        assert_eq!(flags, 0);
+        let mut one = 1u32;
+        let mut ten = 10u32;
+        ok(
+            "cuStreamAddCallback",
+            cuda::cuStreamAddCallback(s, Some(on_stream), (&mut one as *mut u32).cast(), 0),
+        );
+        assert_eq!(
+            (CALLS.load(SeqCst), LAST_STATUS.load(SeqCst)),
+            (1, CUDA_SUCCESS)
+        );
+        ok(
+            "cuLaunchHostFunc",
+            cuda::cuLaunchHostFunc(s, Some(on_host), (&mut ten as *mut u32).cast()),
+        );
+        assert_eq!(CALLS.load(SeqCst), 11);
+        assert_eq!(
+            cuda::cuStreamAddCallback(s, Some(on_stream), null_mut(), 1),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(
+            cuda::cuStreamAddCallback(s, None, null_mut(), 0),
+            CUDA_ERROR_INVALID_VALUE
+        );
+        assert_eq!(
+            cuda::cuLaunchHostFunc(0x10 as Handle, Some(on_host), null_mut()),
+            CUDA_ERROR_INVALID_HANDLE
+        );
+        assert_eq!(cuda::cuStreamCreate(&mut s, 2), CUDA_ERROR_INVALID_VALUE);
+        // a kernel that traps: the callback sees the fault
+        let (_m, f) = kernel(&one_pointer("t", "    trap;"), "t");
+        let mut p = upload(&[0u8; 4]);
+        let mut params = [(&mut p as *mut u64).cast::<c_void>()];
+        ok("launch", launch(f, [1, 1, 1], [1, 1, 1], 0, &mut params));
+        ok(
+            "cuStreamAddCallback",
+            cuda::cuStreamAddCallback(s, Some(on_stream), (&mut one as *mut u32).cast(), 0),
+        );
+        assert_eq!(LAST_STATUS.load(SeqCst), CUDA_ERROR_ILLEGAL_INSTRUCTION);
+        assert_eq!(CALLS.load(SeqCst), 12);
+    }
+}
