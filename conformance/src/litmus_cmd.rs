@@ -42,6 +42,11 @@ pub struct CheckArgs {
     /// Print only disagreements, errors and the summary.
     #[arg(short, long)]
     quiet: bool,
+    /// Times a loop's body may run on one path: 1 (the default) runs it
+    /// once, as the Dat3M tests read loops; a path that would turn again is
+    /// dropped (only terminating executions count).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    loop_bound: u32,
 }
 
 /// Show why a test's verdict holds: a consistent execution with the outcome
@@ -57,6 +62,9 @@ pub struct ExplainArgs {
     /// What to print: `text`, `dot` or `both`.
     #[arg(long, default_value = "both", value_parser = ["text", "dot", "both"])]
     format: String,
+    /// Times a loop's body may run on one path (as for `check`).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    loop_bound: u32,
 }
 
 fn parse_model(s: &str) -> Result<Model, String> {
@@ -163,7 +171,7 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
     let (mut agree, mut disagree, mut errors, mut unlisted) = (0, 0, 0, 0);
     for path in &files {
         let result = load(path).and_then(|t| {
-            let v = ptx_memmodel::check(&t, args.model)
+            let v = ptx_memmodel::check_bounded(&t, args.model, args.loop_bound)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
             Ok((t, v))
         });
@@ -230,7 +238,7 @@ fn check(args: CheckArgs) -> Result<ExitCode> {
 
 fn explain(args: ExplainArgs) -> Result<ExitCode> {
     let test = load(&args.file)?;
-    let verdict = ptx_memmodel::explain(&test, args.model)
+    let verdict = ptx_memmodel::explain_bounded(&test, args.model, args.loop_bound)
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
     let prog = Program::new(&test, args.model).map_err(|e| anyhow::anyhow!("{e}"))?;
     let locs = &prog.locs;

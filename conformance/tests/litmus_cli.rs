@@ -122,3 +122,27 @@ fn explain_gives_the_broken_axiom_and_a_dot_graph() {
     );
     assert!(!text.contains("A consistent execution"), "{text}");
 }
+
+/// `--loop-bound`: a spin loop whose second turn sees the flag reaches
+/// `cnt == 2` with two turns, not with the default one; 0 is refused.
+#[test]
+fn the_loop_bound_lets_a_loop_turn_again() {
+    let dir = temp_dir();
+    std::fs::write(
+        dir.join("loop2.litmus"),
+        "PTX loop2\n{\nx=0;\ncnt=0;\nP0:r0=0;\nP0:r2=0;\n}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n LC00: | st.relaxed.gpu x, 1 ;\n atom.relaxed.gpu.add r2, cnt, 1 | ;\n ld.relaxed.gpu r0, x | ;\n beq r0, 0, LC00 | ;\nexists\n(cnt == 2)\n",
+    )
+    .unwrap();
+    let once = conform_in(&dir, &["litmus", "check", "loop2.litmus"]);
+    assert!(stdout(&once).contains(": 0 "), "{}", stdout(&once));
+    let twice = conform_in(
+        &dir,
+        &["litmus", "check", "--loop-bound", "2", "loop2.litmus"],
+    );
+    assert!(stdout(&twice).contains(": 1 "), "{}", stdout(&twice));
+    let zero = conform_in(
+        &dir,
+        &["litmus", "check", "--loop-bound", "0", "loop2.litmus"],
+    );
+    assert_eq!(zero.status.code(), Some(2));
+}

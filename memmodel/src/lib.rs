@@ -22,4 +22,6 @@ pub mod witness;
 
 pub use model::{Axiom, Model, Violation};
 pub use program::{ModelError, Program};
-pub use search::{check, explain, outcomes, Execution, Outcomes, Verdict};
+pub use search::{
+    check, check_bounded, explain, explain_bounded, outcomes, Execution, Outcomes, Verdict,
+};

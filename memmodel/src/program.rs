@@ -78,6 +78,9 @@ pub struct Program<'a> {
     pub places: Vec<(u32, u32, u32)>,
     /// Per thread: initial register values.
     pub regs: Vec<HashMap<String, i64>>,
+    /// Times a loop's body may run on one path (1: once, as the Dat3M tests
+    /// read loops; a path that would turn again is dropped).
+    pub loop_bound: u32,
 }
 
 impl<'a> Program<'a> {
@@ -85,6 +88,7 @@ impl<'a> Program<'a> {
         let mut p = Program {
             test,
             model,
+            loop_bound: 1,
             locs: Vec::new(),
             loc_index: HashMap::new(),
             mbars: Vec::new(),

@@ -55,16 +55,32 @@ const MAX_CANDIDATES: u64 = 50_000_000;
 
 /// Decides a test under a model.
 pub fn check(test: &Litmus, model: Model) -> Result<Verdict, ModelError> {
-    run(test, model, false)
+    run(test, model, false, 1)
 }
 
 /// Decides a test and keeps a witness for the answer (slower).
 pub fn explain(test: &Litmus, model: Model) -> Result<Verdict, ModelError> {
-    run(test, model, true)
+    run(test, model, true, 1)
 }
 
-fn run(test: &Litmus, model: Model, witness: bool) -> Result<Verdict, ModelError> {
-    let prog = Program::new(test, model)?;
+/// [`check`] with each loop's body running up to `loop_bound` times on a
+/// path (1 is [`check`]: once, as the Dat3M tests read loops).
+pub fn check_bounded(test: &Litmus, model: Model, loop_bound: u32) -> Result<Verdict, ModelError> {
+    run(test, model, false, loop_bound)
+}
+
+/// [`explain`] with each loop's body running up to `loop_bound` times.
+pub fn explain_bounded(
+    test: &Litmus,
+    model: Model,
+    loop_bound: u32,
+) -> Result<Verdict, ModelError> {
+    run(test, model, true, loop_bound)
+}
+
+fn run(test: &Litmus, model: Model, witness: bool, loop_bound: u32) -> Result<Verdict, ModelError> {
+    let mut prog = Program::new(test, model)?;
+    prog.loop_bound = loop_bound.max(1);
     let domains = value_domains(&prog)?;
     let per_thread: Vec<Vec<Trace>> = (0..test.threads.len())
         .map(|t| traces(&prog, t, &domains))
@@ -277,6 +293,8 @@ pub fn value_domains(p: &Program<'_>) -> Result<Domains, ModelError> {
             _ => 0,
         })
         .sum();
+    // each turn of a loop reads again
+    let reads = reads * p.loop_bound.max(1) as usize;
     for _ in 0..reads {
         let mut next = d.clone();
         for t in 0..p.test.threads.len() {

@@ -1,7 +1,8 @@
 //! One thread run on its own: every path through its code, for every value
 //! each read might return, as a trace of events with their data and control
-//! dependencies. Loops are unrolled once, as in the Dat3M tests: a path that
-//! jumps backwards does not terminate within the bound and is dropped.
+//! dependencies. Loops are unrolled to `Program::loop_bound` turns (once by
+//! default, as in the Dat3M tests): a path that would jump backwards past the
+//! bound does not terminate within it and is dropped.
 
 use crate::event::{Barrier, Direction, Event, Kind, Proxy, Scope, Sem};
 use crate::program::{ModelError, Program};
@@ -59,6 +60,8 @@ struct State {
     forced: Vec<i64>,
     /// The values the reads of the current instruction have returned so far.
     took: Vec<i64>,
+    /// Backward jumps taken so far, by target: a loop's turns.
+    turns: Vec<(usize, u32)>,
 }
 
 /// Values each physical location may hold, by location index.
@@ -90,6 +93,7 @@ pub fn traces(p: &Program<'_>, t: usize, domains: &Domains) -> Result<Vec<Trace>
         bulk_groups: Vec::new(),
         forced: Vec::new(),
         took: Vec::new(),
+        turns: Vec::new(),
     }];
     let code = &p.test.threads[t].code;
     let mut done = Vec::new();
@@ -107,8 +111,25 @@ pub fn traces(p: &Program<'_>, t: usize, domains: &Domains) -> Result<Vec<Trace>
             match step(p, t, instr, &mut s, domains, &mut stack)? {
                 Step::Next => s.pc += 1,
                 Step::Jump(to) if to > s.pc => s.pc = to,
-                // A backward jump: the loop would run again, past the bound.
-                Step::Jump(_) | Step::Stop => break,
+                // A backward jump: the loop runs again while its turns stay
+                // within the bound; past it the path is dropped.
+                Step::Jump(to) => {
+                    let turn = match s.turns.iter_mut().find(|(t, _)| *t == to) {
+                        Some((_, n)) => {
+                            *n += 1;
+                            *n
+                        }
+                        None => {
+                            s.turns.push((to, 1));
+                            1
+                        }
+                    };
+                    if turn >= p.loop_bound {
+                        break;
+                    }
+                    s.pc = to;
+                }
+                Step::Stop => break,
             }
         }
     }
