@@ -883,7 +883,7 @@ pub unsafe extern "C" fn cuModuleUnload(module: Handle) -> CUresult {
 /// The function of kernel `name` of module `m_h`, prepared for the
 /// simulator the first time it is asked for (`cuModuleGetFunction`,
 /// `cuLibraryGetKernel`).
-fn function_of(d: &mut state::Driver, m_h: u64, name: &str) -> Result<u64, CUresult> {
+pub(crate) fn function_of(d: &mut state::Driver, m_h: u64, name: &str) -> Result<u64, CUresult> {
     let m = d.modules.get(&m_h).ok_or(CUDA_ERROR_INVALID_HANDLE)?;
     d.check_context(m.context)?;
     if let Some(&f) = m.functions.get(name) {
@@ -1033,7 +1033,7 @@ pub unsafe extern "C" fn cuLibraryLoadData(
 }
 
 /// The module a library handle stands for.
-fn library_module(d: &state::Driver, library: Handle) -> Result<u64, CUresult> {
+pub(crate) fn library_module(d: &state::Driver, library: Handle) -> Result<u64, CUresult> {
     d.libraries
         .get(&handle(library))
         .copied()

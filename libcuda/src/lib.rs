@@ -12,6 +12,7 @@ mod api;
 pub mod config;
 pub mod copy;
 pub mod device;
+pub mod enumerate;
 pub mod fatbin;
 mod host;
 pub mod launch;
@@ -28,6 +29,7 @@ pub mod types;
 
 pub use api::*;
 pub use copy::*;
+pub use enumerate::*;
 pub use legacy::*;
 pub use link::*;
 pub use occupancy::*;

@@ -7,6 +7,7 @@
 
 use crate::api::*;
 use crate::copy::*;
+use crate::enumerate::*;
 use crate::legacy::*;
 use crate::link::*;
 use crate::occupancy::*;
@@ -69,6 +70,9 @@ table! {
     cuOccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSizeWithFlags,
     cuOccupancyAvailableDynamicSMemPerBlock,
     cuLinkCreate_v2, cuLinkAddData_v2, cuLinkAddFile_v2, cuLinkComplete, cuLinkDestroy,
+    cuModuleGetFunctionCount, cuModuleEnumerateFunctions, cuLibraryGetKernelCount,
+    cuLibraryEnumerateKernels, cuFuncGetName, cuKernelGetName, cuFuncGetModule,
+    cuKernelGetAttribute, cuKernelSetAttribute,
     cuParamSetSize, cuParamSeti, cuParamSetf, cuParamSetv, cuFuncSetBlockShape,
     cuFuncSetSharedSize, cuLaunch, cuLaunchGrid, cuLaunchGridAsync,
     cuTensorMapEncodeTiled, cuTensorMapEncodeIm2col,

@@ -583,3 +583,57 @@ fn streams_answer_queries_and_run_callbacks() {
         assert_eq!(CALLS.load(SeqCst), 12);
     }
 }
+
+/// A module's kernels listed in declaration order, their names and module,
+/// the library calls over them, and kernel attributes on device 0.
+#[test]
+fn kernels_are_listed_and_named() {
+    let _c = context();
+    let src = format!(
+        "{HEADER}.visible .entry first() {{ ret; }}\n.visible .func helper() {{ ret; }}\n.visible .entry second(.param .u64 p) {{ ret; }}\n"
+    );
+    let (m, _) = kernel(&src, "second");
+    unsafe {
+        let mut n: c_uint = 0;
+        ok(
+            "cuModuleGetFunctionCount",
+            cuda::cuModuleGetFunctionCount(&mut n, m),
+        );
+        assert_eq!(n, 2);
+        let mut fs = [null_mut(); 3];
+        ok(
+            "cuModuleEnumerateFunctions",
+            cuda::cuModuleEnumerateFunctions(fs.as_mut_ptr(), 2, m),
+        );
+        assert!(fs[2].is_null(), "only two written");
+        let mut names = Vec::new();
+        for f in &fs[..2] {
+            let mut p: *const std::ffi::c_char = null();
+            ok("cuFuncGetName", cuda::cuFuncGetName(&mut p, *f));
+            names.push(std::ffi::CStr::from_ptr(p).to_str().unwrap().to_string());
+            let mut owner = null_mut();
+            ok("cuFuncGetModule", cuda::cuFuncGetModule(&mut owner, *f));
+            assert_eq!(owner, m);
+        }
+        assert_eq!(names, ["first", "second"]);
+        let mut threads = 0;
+        // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK (0)
+        ok(
+            "cuKernelGetAttribute",
+            cuda::cuKernelGetAttribute(&mut threads, 0, fs[1], 0),
+        );
+        assert_eq!(threads, 1024);
+        assert_eq!(
+            cuda::cuKernelGetAttribute(&mut threads, 0, fs[1], 1),
+            CUDA_ERROR_INVALID_DEVICE
+        );
+        assert_eq!(
+            cuda::cuModuleGetFunctionCount(&mut n, 0x10 as Handle),
+            CUDA_ERROR_INVALID_HANDLE
+        );
+        assert_eq!(
+            cuda::cuFuncGetName(null_mut(), fs[0]),
+            CUDA_ERROR_INVALID_VALUE
+        );
+    }
+}
