@@ -1733,6 +1733,19 @@ impl<'c> Checker<'c> {
             Some(e) if space_of(space) != Some(e) => Err(format!(
                 "`{name}` is in `{space}`, but this operand addresses `{e}`"
             )),
+            // ptxas 13.0 (2026-11-27, `semantics/tests/declaration_rules.rs`):
+            // the generic form of `prefetch.tensormap` takes a `.global`
+            // variable's name, not a `.const` or `.param` one ("State space
+            // mismatch between instruction and address"); the forms that
+            // name the space take them
+            None if ins.opcode == "prefetch"
+                && ins.quals.iter().any(|q| q == ".tensormap")
+                && matches!(space, ".const" | ".param") =>
+            {
+                Err(format!(
+                    "`{name}` is in `{space}`: the generic `prefetch.tensormap` takes a generic address; name the space (`prefetch{space}.tensormap`)"
+                ))
+            }
             _ => Ok(()),
         }
     }
