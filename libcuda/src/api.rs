@@ -43,6 +43,12 @@ pub(crate) fn pointer(h: u64) -> Handle {
     h as usize as Handle
 }
 
+/// Whether an option list (`numOptions` options and values, as the JIT,
+/// library and linker calls take them) is missing its arrays.
+pub(crate) fn options_missing<T, V>(n: c_uint, options: *const T, values: *const V) -> bool {
+    n > 0 && (options.is_null() || values.is_null())
+}
+
 /// A NUL-terminated host string; null is `CUDA_ERROR_INVALID_VALUE`.
 pub(crate) unsafe fn text<'a>(p: *const c_char) -> Result<&'a str, CUresult> {
     if p.is_null() {
@@ -811,7 +817,7 @@ pub unsafe extern "C" fn cuModuleLoadDataEx(
     values: *mut *mut c_void,
 ) -> CUresult {
     guard(|| {
-        if num_options > 0 && (options.is_null() || values.is_null()) {
+        if options_missing(num_options, options, values) {
             return Err(CUDA_ERROR_INVALID_VALUE);
         }
         let n = num_options as usize;
@@ -1009,8 +1015,8 @@ pub unsafe extern "C" fn cuLibraryLoadData(
 ) -> CUresult {
     guard(|| {
         if library.is_null()
-            || (num_jit_options > 0 && (jit_options.is_null() || jit_values.is_null()))
-            || (num_library_options > 0 && (library_options.is_null() || library_values.is_null()))
+            || options_missing(num_jit_options, jit_options, jit_values)
+            || options_missing(num_library_options, library_options, library_values)
         {
             return Err(CUDA_ERROR_INVALID_VALUE);
         }

@@ -14,7 +14,7 @@
 
 #![allow(clippy::missing_safety_doc)] // the driver API's documentation is theirs
 
-use crate::api::{guard, handle, image_text, put, text};
+use crate::api::{guard, handle, image_text, options_missing, put, text};
 use crate::config;
 use crate::module;
 use crate::state;
@@ -67,7 +67,7 @@ pub unsafe extern "C" fn cuLinkCreate_v2(
     state_out: *mut Handle,
 ) -> CUresult {
     guard(|| {
-        if state_out.is_null() || (num_options > 0 && (options.is_null() || values.is_null())) {
+        if state_out.is_null() || options_missing(num_options, options, values) {
             return Err(CUDA_ERROR_INVALID_VALUE);
         }
         let h = state::with(|d| {
@@ -149,10 +149,7 @@ pub unsafe extern "C" fn cuLinkAddData_v2(
     values: *mut *mut c_void,
 ) -> CUresult {
     guard(|| {
-        if data.is_null()
-            || size == 0
-            || (num_options > 0 && (options.is_null() || values.is_null()))
-        {
+        if data.is_null() || size == 0 || options_missing(num_options, options, values) {
             return Err(CUDA_ERROR_INVALID_VALUE);
         }
         let src = input_text(kind, data, size)?;
@@ -171,7 +168,7 @@ pub unsafe extern "C" fn cuLinkAddFile_v2(
     values: *mut *mut c_void,
 ) -> CUresult {
     guard(|| {
-        if num_options > 0 && (options.is_null() || values.is_null()) {
+        if options_missing(num_options, options, values) {
             return Err(CUDA_ERROR_INVALID_VALUE);
         }
         let path = text(path)?;

@@ -21,40 +21,53 @@ fn expected_ctas(block: u64, shared: u64) -> u64 {
         .min((228 << 10) / (shared + 1024))
 }
 
+/// `cuLinkAddData` of `bytes` as an input of `CUjitInputType` `kind`.
+unsafe fn add_input(link: Handle, kind: c_uint, bytes: &[u8]) -> CUresult {
+    cuda::cuLinkAddData_v2(
+        link,
+        kind,
+        bytes.as_ptr() as *mut c_void,
+        bytes.len(),
+        null(),
+        0,
+        null_mut(),
+        null_mut(),
+    )
+}
+
+/// `cuLinkAddData` of PTX text (`CU_JIT_INPUT_PTX`, NUL-terminated).
+unsafe fn add_ptx(link: Handle, text: &str) -> CUresult {
+    add_input(link, 1, CString::new(text).unwrap().as_bytes_with_nul())
+}
+
+/// The module the linker makes of `texts`, loaded; the link state is
+/// destroyed once the module is loaded (the image may go then).
+unsafe fn link_and_load(texts: &[&str]) -> Handle {
+    let mut link = null_mut();
+    ok(
+        "cuLinkCreate",
+        cuda::cuLinkCreate_v2(0, null_mut(), null_mut(), &mut link),
+    );
+    for t in texts {
+        ok("cuLinkAddData", add_ptx(link, t));
+    }
+    let (mut image, mut size) = (null_mut(), 0usize);
+    ok(
+        "cuLinkComplete",
+        cuda::cuLinkComplete(link, &mut image, &mut size),
+    );
+    assert!(size > 0);
+    let mut m = null_mut();
+    ok("cuModuleLoadData", cuda::cuModuleLoadData(&mut m, image));
+    ok("cuLinkDestroy", cuda::cuLinkDestroy(link));
+    m
+}
+
 #[test]
 fn a_linked_ptx_module_runs() {
     let _c = context();
-    let src = CString::new(vecadd()).unwrap();
-    let bytes = src.as_bytes_with_nul();
     unsafe {
-        let mut link = null_mut();
-        ok(
-            "cuLinkCreate",
-            cuda::cuLinkCreate_v2(0, null_mut(), null_mut(), &mut link),
-        );
-        ok(
-            "cuLinkAddData",
-            cuda::cuLinkAddData_v2(
-                link,
-                1, // CU_JIT_INPUT_PTX
-                bytes.as_ptr() as *mut c_void,
-                bytes.len(),
-                null(),
-                0,
-                null_mut(),
-                null_mut(),
-            ),
-        );
-        let (mut image, mut size) = (null_mut(), 0usize);
-        ok(
-            "cuLinkComplete",
-            cuda::cuLinkComplete(link, &mut image, &mut size),
-        );
-        assert!(size > 0);
-        let mut m = null_mut();
-        ok("cuModuleLoadData", cuda::cuModuleLoadData(&mut m, image));
-        // the image may go once the module is loaded
-        ok("cuLinkDestroy", cuda::cuLinkDestroy(link));
+        let m = link_and_load(&[&vecadd()]);
         let mut f = null_mut();
         let name = CString::new("vecadd").unwrap();
         ok(
@@ -99,66 +112,15 @@ fn the_linker_refuses_what_it_cannot_do() {
             CUDA_ERROR_INVALID_VALUE
         );
         // PTX that does not check
-        let bad = CString::new(format!("{HEADER}.entry k() {{ add.u32 %r1, 1; ret; }}")).unwrap();
-        let bad = bad.as_bytes_with_nul();
-        assert_eq!(
-            cuda::cuLinkAddData_v2(
-                link,
-                1,
-                bad.as_ptr() as *mut c_void,
-                bad.len(),
-                null(),
-                0,
-                null_mut(),
-                null_mut()
-            ),
-            CUDA_ERROR_INVALID_PTX
-        );
+        let bad = format!("{HEADER}.entry k() {{ add.u32 %r1, 1; ret; }}");
+        assert_eq!(add_ptx(link, &bad), CUDA_ERROR_INVALID_PTX);
         // a cubin
         let elf = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0";
-        assert_eq!(
-            cuda::cuLinkAddData_v2(
-                link,
-                0,
-                elf.as_ptr() as *mut c_void,
-                elf.len(),
-                null(),
-                0,
-                null_mut(),
-                null_mut()
-            ),
-            CUDA_ERROR_NOT_SUPPORTED
-        );
+        assert_eq!(add_input(link, 0, elf), CUDA_ERROR_NOT_SUPPORTED);
         // an input type past CUDA 13.0's
-        assert_eq!(
-            cuda::cuLinkAddData_v2(
-                link,
-                99,
-                elf.as_ptr() as *mut c_void,
-                elf.len(),
-                null(),
-                0,
-                null_mut(),
-                null_mut()
-            ),
-            CUDA_ERROR_INVALID_VALUE
-        );
-        let good = CString::new(vecadd()).unwrap();
-        let good = good.as_bytes_with_nul();
+        assert_eq!(add_input(link, 99, elf), CUDA_ERROR_INVALID_VALUE);
         for _ in 0..2 {
-            ok(
-                "cuLinkAddData",
-                cuda::cuLinkAddData_v2(
-                    link,
-                    1,
-                    good.as_ptr() as *mut c_void,
-                    good.len(),
-                    null(),
-                    0,
-                    null_mut(),
-                    null_mut(),
-                ),
-            );
+            ok("cuLinkAddData", add_ptx(link, &vecadd()));
         }
         // two definitions of `vecadd`
         assert_eq!(
@@ -460,36 +422,7 @@ fn two_ptx_inputs_link_into_one_module() {
         "{HEADER}.extern .func (.param .b32 r) triple_plus_one(.param .b32 x);\n.visible .entry k(.param .u64 out)\n{{\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  {{\n  .param .b32 a;\n  .param .b32 b;\n  st.param.b32 [a], %r1;\n  call (b), triple_plus_one, (a);\n  ld.param.b32 %r2, [b];\n  }}\n  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r2;\n  ret;\n}}\n"
     );
     unsafe {
-        let mut link = null_mut();
-        ok(
-            "cuLinkCreate",
-            cuda::cuLinkCreate_v2(0, null_mut(), null_mut(), &mut link),
-        );
-        for text in [&lib, &app] {
-            let c = CString::new(text.as_str()).unwrap();
-            let b = c.as_bytes_with_nul();
-            ok(
-                "cuLinkAddData",
-                cuda::cuLinkAddData_v2(
-                    link,
-                    1,
-                    b.as_ptr() as *mut c_void,
-                    b.len(),
-                    null(),
-                    0,
-                    null_mut(),
-                    null_mut(),
-                ),
-            );
-        }
-        let (mut image, mut size) = (null_mut(), 0usize);
-        ok(
-            "cuLinkComplete",
-            cuda::cuLinkComplete(link, &mut image, &mut size),
-        );
-        let mut m = null_mut();
-        ok("cuModuleLoadData", cuda::cuModuleLoadData(&mut m, image));
-        ok("cuLinkDestroy", cuda::cuLinkDestroy(link));
+        let m = link_and_load(&[&lib, &app]);
         let mut f = null_mut();
         let name = CString::new("k").unwrap();
         ok(

@@ -1,0 +1,3 @@
+//! Helpers shared by the checker's probe tests.
+
+pub mod probes;
