@@ -85,6 +85,7 @@ fn check(module: &Module, options: &Options, record_rows: bool) -> (Vec<Diagnost
         match item {
             Item::Var(v) => {
                 c.incomplete_array(v);
+                c.type_gate(v);
                 c.sampler_mode(v);
                 for d in &v.names {
                     c.globals
@@ -95,7 +96,7 @@ fn check(module: &Module, options: &Options, record_rows: bool) -> (Vec<Diagnost
                 c.globals.insert(f.name.clone(), Symbol::Function);
                 c.function_header(f);
             }
-            Item::Other(d) => c.abi_preserve(&d.name, &d.tokens, d.span),
+            Item::Other(d) => c.directive(d),
             _ => {}
         }
     }
@@ -536,6 +537,9 @@ impl<'c> Checker<'c> {
         for p in f.params.iter().flatten() {
             self.sampler_mode(p);
         }
+        for p in f.returns.iter().chain(f.params.iter()).flatten() {
+            self.type_gate(p);
+        }
         let entry = f.kind == FunctionKind::Entry;
         for d in &f.directives {
             if entry && d.name == ".noreturn" {
@@ -733,15 +737,37 @@ impl<'c> Checker<'c> {
             match s {
                 Stmt::Instr(i) => self.instruction(i, scope),
                 Stmt::Block(inner, _) => self.stmts(inner, scope),
-                Stmt::Other(d) => self.abi_preserve(&d.name, &d.tokens, d.span),
+                Stmt::Other(d) => self.directive(d),
                 _ => {}
             }
         }
         scope.pop();
     }
 
+    /// A declaration's type against the PTX ISA version it needs.
+    fn type_gate(&mut self, v: &VarDecl) {
+        if let Some(g) = crate::gates::declared_type(&v.ty) {
+            self.gate(v.span, &v.ty, g);
+        }
+    }
+
+    /// `.pragma` strings against the PTX ISA version each needs; other
+    /// directives pass.
+    fn directive(&mut self, d: &crate::ptx::ast::OtherDirective) {
+        self.abi_preserve(&d.name, &d.tokens, d.span);
+        if d.name == ".pragma" {
+            for t in &d.tokens {
+                let text = t.trim_matches('"');
+                if let Some(g) = crate::gates::pragma(text) {
+                    self.gate(d.span, &format!(".pragma \"{text}\""), g);
+                }
+            }
+        }
+    }
+
     fn declare(&mut self, v: &VarDecl, scope: &mut [Scope]) {
         self.incomplete_array(v);
+        self.type_gate(v);
         if v.space == ".reg" && !is_register_type(&v.ty) {
             self.diag(
                 v.span,
@@ -889,6 +915,25 @@ impl<'c> Checker<'c> {
                 ),
             }
         }
+        self.special_register_gates(&ins.operands);
+        // ptxas 13.0 on `mov.u32 {%r1}, {%r2}`: "Illegal vector-vector
+        // operands for vector-scalar or scalar-vector mov" (one brace list
+        // of one element on either side is taken, below in `operand`).
+        if ins.opcode == "mov"
+            && ins.operands.len() == 2
+            && ins
+                .operands
+                .iter()
+                .all(|o| matches!(&o.kind, OperandKind::Vector(v) if v.len() == 1))
+        {
+            self.diag(
+                ins.span,
+                "operand-type",
+                Some("9.7.9.1"),
+                format!("`{}`: a vector on both sides; mov packs a vector into a scalar or unpacks a scalar into a vector", ins.full_opcode()),
+            );
+            return;
+        }
         // an opcode and qualifiers met before: their candidates and catalogue
         self.key.clear();
         self.key.push_str(&ins.opcode);
@@ -909,7 +954,7 @@ impl<'c> Checker<'c> {
         let arith = crate::catalogue::arith::catalogue();
         let cat: &'static Catalogue = if in_catalogue {
             Catalogue::get()
-        } else if arith.knows_opcode(&ins.opcode) {
+        } else if arith.knows_opcode(&ins.opcode) && !red_async(ins) {
             arith
         } else {
             if !crate::opcodes::is_ptx_opcode(&ins.opcode) {
@@ -921,6 +966,14 @@ impl<'c> Checker<'c> {
                 );
             } else {
                 self.vote_without_sync(ins);
+                for gate in crate::gates::instruction(&ins.opcode, &ins.quals) {
+                    self.gate(ins.opcode_span, &ins.full_opcode(), gate);
+                }
+                for gate in
+                    crate::gates::instruction_operands(&ins.opcode, &ins.quals, &ins.operands)
+                {
+                    self.gate(ins.opcode_span, &ins.full_opcode(), gate);
+                }
                 for op in &ins.operands {
                     self.names_declared(op, scope);
                 }
@@ -1138,6 +1191,55 @@ impl<'c> Checker<'c> {
         }
     }
 
+    /// A requirement of [`crate::gates`]: a PTX ISA version and targets
+    /// for an instruction outside the catalogues or a special register.
+    fn gate(&mut self, span: Span, written: &str, gate: &crate::gates::Gate) {
+        let what = gate.what;
+        if let (Some(v), Some(need)) = (self.ptx, gate.req.ptx) {
+            if v < need {
+                self.diag(
+                    span,
+                    "ptx-version",
+                    Some(gate.section),
+                    format!("`{written}`: {what} needs PTX ISA {need} or later (the module is PTX ISA {v})"),
+                );
+            }
+        }
+        if let Some(t) = self.target {
+            if !gate.req.allows_target(t) {
+                self.diag(
+                    span,
+                    "target",
+                    Some(gate.section),
+                    format!(
+                        "`{written}`: {what} needs target {} (the target is {t})",
+                        gate.req.targets_text()
+                    ),
+                );
+            }
+        }
+    }
+
+    /// The special registers an instruction reads (PTX ISA 10), against
+    /// the version and target each needs.
+    fn special_register_gates(&mut self, ops: &[Operand]) {
+        for op in ops {
+            match &op.kind {
+                OperandKind::Name(n) if n.starts_with('%') => {
+                    if let Some(g) = crate::gates::special_register(n) {
+                        self.gate(op.span, n, g);
+                    }
+                }
+                OperandKind::Vector(v) | OperandKind::Paren(v) => self.special_register_gates(v),
+                OperandKind::Pair(p, q) => {
+                    self.special_register_gates(std::slice::from_ref(p));
+                    self.special_register_gates(std::slice::from_ref(q));
+                }
+                _ => {}
+            }
+        }
+    }
+
     fn qualifier_error(&mut self, ins: &Instruction, why: Resolve) {
         let op = ins.full_opcode();
         match why {
@@ -1350,6 +1452,13 @@ impl<'c> Checker<'c> {
             OperandKind::Name(n) if n == "_" && b.form.opcode == "setp" && kinds == &[Want::Pred] => {
                 Ok(())
             }
+            // PTX ISA 9.7.13.5 atom, Notes: "Simple reductions may be
+            // specified by using the bit bucket destination operand _".
+            OperandKind::Name(n)
+                if n == "_" && b.form.opcode == "atom" && index_is_destination(spec, b) =>
+            {
+                Ok(())
+            }
             // PTX ISA 9.7.9.4, 9.7.9.8, 9.7.9.11: the sink stands for
             // elements of a vector operand (handled with the vector); no
             // instruction of the catalogue lets it stand for a whole operand
@@ -1479,7 +1588,12 @@ impl<'c> Checker<'c> {
                 {
                     use crate::catalogue::types::TypeKind;
                     match ty.and_then(crate::catalogue::types::ptx_type) {
-                        Some(t) if matches!(t.kind, TypeKind::Float | TypeKind::Pred) || half_pair(t.name) => Err(format!(
+                        // `.bf16` as `.f16`: ptxas 13.0 refuses `gvar+8` as
+                        // the `.bf16` source of `fma.rn.f32.bf16`
+                        // (corpus/legality/arith)
+                        Some(t) if matches!(t.kind, TypeKind::Float | TypeKind::Pred)
+                            || half_pair(t.name)
+                            || t.name == ".bf16" => Err(format!(
                             "`{n}+offset` is an address, an integer constant, which cannot stand for type `{}`",
                             t.name
                         )),
@@ -1533,6 +1647,14 @@ impl<'c> Checker<'c> {
                         t.kind == TypeKind::Packed || (t.kind == TypeKind::Float && t.bits == 16)
                     });
                 match (e, kind) {
+                    // A cache policy is the 64-bit value `createpolicy` makes
+                    // (PTX ISA 9.7.9.18); ptxas 13.0 refuses a floating-point
+                    // constant there ("Arguments mismatch" for
+                    // `atom.add.L2::cache_hint.u32 d, [a], b, 0d3FF0...`,
+                    // corpus/legality/arith).
+                    (Expr::F32(_) | Expr::F64(_), _) if spec.name == "cache-policy" => Err(
+                        "a floating-point constant cannot be a cache policy (a 64-bit value from createpolicy)".into(),
+                    ),
                     // PTX ISA 4.5.2 has `.f32` and `.f64` floating-point
                     // constants only; ptxas: "Arguments mismatch" for one
                     // standing for a half or packed type
@@ -1631,6 +1753,22 @@ impl<'c> Checker<'c> {
             }
             OperandKind::Vector(items) => {
                 if !wants(Want::Vec) {
+                    // ptxas 13.0 takes a brace list of one element where `ld`,
+                    // `ldu`, `st` (`st.async` too) and `mov` have a scalar
+                    // register or source, as LLVM's NVPTX back end writes
+                    // them (`ld.global.b32 {%r1}, [%rd1]`, `st.global.b32
+                    // [%rd1], {%r2}`), and refuses it for every other
+                    // instruction probed ("Vector operand is not allowed for
+                    // instruction", semantics/tests/operand_rules.rs). PTX
+                    // ISA 6.4.3 is silent on one-element vectors: the element
+                    // stands for the operand.
+                    if let [only] = items.as_slice() {
+                        let plain = matches!(&only.kind, OperandKind::Name(n) if n != "_")
+                            || matches!(only.kind, OperandKind::Imm(_));
+                        if plain && matches!(b.form.opcode.as_str(), "ld" | "ldu" | "st" | "mov") {
+                            return self.operand(only, spec, ty, b, scope);
+                        }
+                    }
                     return Err(format!(
                         "a vector operand is not allowed here ({})",
                         describe_kinds(kinds)
@@ -1863,6 +2001,20 @@ impl<'c> Checker<'c> {
             _ => Err(format!("`{name}` is not a declared `{ty}` register")),
         }
     }
+}
+
+/// `red.async` (PTX ISA 9.7.13.7) shares its first word with `red`
+/// (9.7.13.6) but not its forms: it stays outside the catalogues.
+fn red_async(ins: &Instruction) -> bool {
+    ins.opcode == "red" && ins.quals.first().is_some_and(|q| q == ".async")
+}
+
+/// Whether `spec` is the first operand of its form (the destination).
+fn index_is_destination(spec: &crate::catalogue::OperandSpec, b: &Binding) -> bool {
+    b.form
+        .operands
+        .first()
+        .is_some_and(|first| std::ptr::eq(first, spec))
 }
 
 /// The qualifiers of an instruction of the arithmetic catalogue as ptxas

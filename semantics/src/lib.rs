@@ -8,6 +8,7 @@ mod call_rules;
 pub mod catalogue;
 pub mod check;
 pub mod cvt;
+pub mod gates;
 pub mod mbarrier;
 pub mod opcodes;
 pub mod precond;

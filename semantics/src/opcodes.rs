@@ -95,6 +95,7 @@ static OTHER_OPCODES: &[&str] = &[
     "szext",
     "tanh",
     "tcgen05",
+    "tensormap",
     "testp",
     "tex",
     "tld4",
@@ -127,8 +128,6 @@ static OTHER_OPCODES: &[&str] = &[
     "wgmma",
     "wmma",
     "xor",
-    "clusterlaunchcontrol",
-    "red.async",
 ];
 
 /// Whether `opcode` (first word) names a PTX instruction. Asked for

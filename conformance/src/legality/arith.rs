@@ -196,7 +196,9 @@ pub fn generate(seed: u64, per_form: usize) -> Vec<Variant> {
                         operand = ops[at].name.clone();
                         "negated-pred"
                     }
-                    11 if !o.is_empty() => {
+                    // A brace list or an address takes no `|p` partner (it
+                    // would not parse).
+                    11 if !o.is_empty() && !o[0].starts_with(['{', '[']) => {
                         match o[0].split_once('|') {
                             Some((d, _)) => o[0] = d.to_string(),
                             None => o[0] = format!("{}|{}", o[0], reg(".pred", 1)),
@@ -967,6 +969,142 @@ pub const PROBES: &[(&str, &str, &str)] = &[
     ("sm_90", "8.0", "popc.b64 %t_u32_0, 0d3FF0000000000000"),
     ("sm_90", "8.0", "shl.b64 %t_b64_0, 0d3FF0000000000000, 2"),
     ("sm_90", "8.0", "shl.b32 %t_b32_0, %t_b32_1, 0f3F800000"),
+    // atom and red (PTX ISA 9.7.13.5, 9.7.13.6): where the manual's parts
+    // disagree or are silent. The example `red.global.acquire.sys.add.u32`
+    // against ".sem = {.relaxed, .release}".
+    ("sm_90", "8.0", "red.global.acquire.sys.add.u32 [gvar], 1"),
+    ("sm_90", "8.0", "red.global.acq_rel.gpu.add.u32 [gvar], 1"),
+    // `.cas` has no `.level::cache_hint` in the syntax block.
+    (
+        "sm_90",
+        "8.0",
+        "atom.global.cas.L2::cache_hint.b32 %t_b32_0, [gvar], %t_b32_1, %t_b32_2, %t_b64_0",
+    ),
+    // Notes: "Simple reductions may be specified by using the bit bucket
+    // destination operand _".
+    ("sm_90", "8.0", "atom.global.add.u32 _, [gvar], 1"),
+    (
+        "sm_90",
+        "8.1",
+        "atom.global.v2.f32.add {_, %t_f32_1}, [gvar], {%t_f32_2, %t_f32_3}",
+    ),
+    // Operations on types the "Atom Scalar Type Operations" table leaves out.
+    ("sm_90", "8.0", "atom.global.and.u32 %t_u32_0, [gvar], %t_u32_1"),
+    ("sm_90", "8.0", "atom.global.or.s64 %t_s64_0, [gvar], %t_s64_1"),
+    ("sm_90", "8.0", "atom.global.exch.u32 %t_u32_0, [gvar], %t_u32_1"),
+    (
+        "sm_90",
+        "8.0",
+        "atom.global.cas.u32 %t_u32_0, [gvar], %t_u32_1, %t_u32_2",
+    ),
+    ("sm_90", "8.0", "atom.global.add.b32 %t_b32_0, [gvar], %t_b32_1"),
+    ("sm_90", "8.0", "atom.global.min.b32 %t_b32_0, [gvar], %t_b32_1"),
+    ("sm_90", "8.0", "atom.global.min.f32 %t_f32_0, [gvar], %t_f32_1"),
+    ("sm_90", "8.0", "atom.global.max.f64 %t_f64_0, [gvar], %t_f64_1"),
+    // `.min`/`.max` of the half types: in the vector forms only.
+    (
+        "sm_90",
+        "8.1",
+        "atom.global.min.noftz.f16 %t_f16_0, [gvar], %t_f16_1",
+    ),
+    (
+        "sm_90",
+        "8.1",
+        "red.global.max.noftz.bf16x2 [gvar], %t_b32_1",
+    ),
+    ("sm_90", "8.0", "atom.global.add.s64 %t_s64_0, [gvar], %t_s64_1"),
+    ("sm_90", "8.0", "atom.global.inc.s32 %t_s32_0, [gvar], %t_s32_1"),
+    ("sm_90", "8.0", "red.global.dec.u64 [gvar], %t_u64_1"),
+    ("sm_90", "8.0", "atom.global.exch.b16 %t_b16_0, [gvar], %t_b16_1"),
+    ("sm_90", "8.0", "atom.global.add.u16 %t_u16_0, [gvar], %t_u16_1"),
+    // Immediates and registers.
+    ("sm_90", "8.0", "atom.global.add.f32 %t_f32_0, [gvar], 1"),
+    (
+        "sm_90",
+        "8.0",
+        "atom.global.add.noftz.f16 %t_f16_0, [gvar], 0x3C00",
+    ),
+    (
+        "sm_90",
+        "8.0",
+        "atom.global.add.noftz.f16x2 %t_b32_0, [gvar], %t_b32_1",
+    ),
+    (
+        "sm_90",
+        "8.0",
+        "atom.global.add.noftz.bf16 %t_f16_0, [gvar], %t_f16_1",
+    ),
+    ("sm_90", "8.0", "atom.global.add.u32 %t_u64_0, [gvar], 1"),
+    ("sm_90", "8.0", "atom.global.add.u32 %t_u32_0, [gvar], %tid.x"),
+    (
+        "sm_90",
+        "8.3",
+        "atom.global.exch.b128 %t_b128_0, [gvar], 0",
+    ),
+    // `.mmio` (ld, st, red.async have it; atom and red do not) and `.weak`.
+    (
+        "sm_90",
+        "8.2",
+        "atom.mmio.relaxed.sys.global.add.u32 %t_u32_0, [gvar], 1",
+    ),
+    ("sm_90", "8.0", "atom.weak.global.add.u32 %t_u32_0, [gvar], 1"),
+    // `.sem` without `.scope`, qualifiers out of the syntax's order.
+    (
+        "sm_90",
+        "8.0",
+        "atom.global.cluster.relaxed.add.u32 %t_u32_0, [gvar], 1",
+    ),
+    (
+        "sm_90",
+        "8.0",
+        "atom.relaxed.global.cas.b32 %t_b32_0, [gvar], %t_b32_1, %t_b32_2",
+    ),
+    (
+        "sm_90",
+        "8.1",
+        "atom.global.v8.f16.max.noftz {%t_f16_0, %t_f16_1, %t_f16_2, %t_f16_3, %t_f16_4, %t_f16_5, %t_f16_6, %t_f16_7}, [gvar], {%t_f16_0, %t_f16_1, %t_f16_2, %t_f16_3, %t_f16_4, %t_f16_5, %t_f16_6, %t_f16_7}",
+    ),
+    // Version and target notes.
+    (
+        "sm_90",
+        "8.3",
+        "atom.global.sys.cas.b128 %t_b128_0, [gvar], %t_b128_1, %t_b128_2",
+    ),
+    (
+        "sm_90",
+        "8.4",
+        "atom.global.sys.cas.b128 %t_b128_0, [gvar], %t_b128_1, %t_b128_2",
+    ),
+    (
+        "sm_90",
+        "8.8",
+        "atom.global.add.noftz.f32 %t_f32_0, [gvar], %t_f32_1",
+    ),
+    (
+        "sm_90",
+        "8.0",
+        "atom.global.v2.f32.add {%t_f32_0, %t_f32_1}, [gvar], {%t_f32_2, %t_f32_3}",
+    ),
+    (
+        "sm_80",
+        "8.1",
+        "atom.global.v2.f32.add {%t_f32_0, %t_f32_1}, [gvar], {%t_f32_2, %t_f32_3}",
+    ),
+    (
+        "sm_90",
+        "8.1",
+        "atom.shared.v2.f32.add {%t_f32_0, %t_f32_1}, [svar], {%t_f32_2, %t_f32_3}",
+    ),
+    (
+        "sm_80",
+        "8.0",
+        "atom.global.cluster.add.u32 %t_u32_0, [gvar], 1",
+    ),
+    (
+        "sm_90",
+        "8.0",
+        "atom.shared::cluster.add.L2::cache_hint.u32 %t_u32_0, [svar], 1, %t_b64_0",
+    ),
 ];
 
 /// The probes as variants (family: the opcode; mutation `probe`).

@@ -152,7 +152,11 @@ pub static ROWS: &[Row] = &[
         id: "fma.f32.mixed",
         section: "9.7.3.6",
         syntax: "fma.rnd{.sat}.f32.abtype",
-        operands: "d: reg .f32, a: reg abtype, b: reg abtype, c: reg|imm .f32",
+        // ptxas 13.0 takes an integer immediate (the bit pattern) for a
+        // half-precision source here (`fma.rm.f32.bf16 d, a, 0x3C00, c` on
+        // sm_100, corpus/legality/arith), unlike the half-precision
+        // instructions of 9.7.4; a floating-point constant stays refused
+        operands: "d: reg .f32, a: reg|imm abtype, b: reg|imm abtype, c: reg|imm .f32",
         sets: &[RND, ".abtype = { .f16, .bf16 }"],
         since: "8.6 sm_100",
         ..Row::BASE

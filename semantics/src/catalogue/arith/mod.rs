@@ -1,7 +1,9 @@
 //! Rows for the arithmetic, comparison and logic instructions of PTX ISA
 //! chapter 9.7 outside 9.7.9: integer (9.7.1), extended precision (9.7.2),
 //! floating point (9.7.3), half precision (9.7.4), comparison and selection
-//! (9.7.6), logic and shift (9.7.7). Same notation as the 9.7.9 rows (see
+//! (9.7.6), logic and shift (9.7.7), and the atomic and reduction
+//! operations `atom` (9.7.13.5) and `red` (9.7.13.6; not `red.async`,
+//! which the checker keeps out of these rows). Same notation as the 9.7.9 rows (see
 //! the parent module), kept in a catalogue of their own so that the
 //! generator, the simulator and the 9.7.9 coverage tests, which read
 //! [`Catalogue::get`], see no change; the checker reads both.
@@ -10,6 +12,7 @@
 //! where the manual and ptxas 13.0 differ the rows side with what ptxas
 //! accepts (corpus/legality/arith holds ptxas's verdicts).
 
+mod atomic;
 mod compare;
 mod extended;
 mod float;
@@ -34,6 +37,10 @@ pub static ALL: &[&[Row]] = &[
     &half::MUL,
     compare::ROWS,
     logic::ROWS,
+    // Last, so that the arithmetic legality corpus keeps its order and
+    // seeds for the families above.
+    atomic::ATOM,
+    atomic::RED,
 ];
 
 /// The instructions these rows cover, as the manual names them (the
@@ -100,6 +107,9 @@ pub static INSTRUCTIONS: &[&str] = &[
     "shf",
     "shl",
     "shr",
+    // 9.7.13.5, 9.7.13.6 (PTX ISA 9.0's numbering)
+    "atom",
+    "red",
 ];
 
 /// The arithmetic catalogue, parsed once (rows with a notation error are
@@ -126,6 +136,10 @@ mod tests {
 
     #[test]
     fn ids_are_unique_and_sections_are_outside_9_7_9() {
+        let sections = [
+            "9.7.1.", "9.7.2.", "9.7.3.", "9.7.4.", "9.7.5.", "9.7.6.", "9.7.7.", "9.7.13.5",
+            "9.7.13.6",
+        ];
         let mut ids: Vec<&str> = ALL.iter().flat_map(|f| f.iter()).map(|r| r.id).collect();
         ids.sort();
         let before = ids.len();
@@ -133,9 +147,7 @@ mod tests {
         assert_eq!(before, ids.len(), "duplicate row ids");
         for row in ALL.iter().flat_map(|f| f.iter()) {
             assert!(
-                ["9.7.1.", "9.7.2.", "9.7.3.", "9.7.4.", "9.7.5.", "9.7.6.", "9.7.7."]
-                    .iter()
-                    .any(|s| row.section.starts_with(s)),
+                sections.iter().any(|s| row.section.starts_with(s)),
                 "{} cites {}",
                 row.id,
                 row.section

@@ -570,25 +570,46 @@ impl<'p> Decoder<'p> {
     /// becomes the brace list of its elements ("`{Ra, Rb, Rc, Rd}`
     /// correspond to extracted elements as follows: Ra = V.x = V.r",
     /// PTX ISA 6.4.3), and a `reg+imm` source becomes a temporary register
-    /// holding the sum, computed first (into [`Decoder::pending`]).
+    /// holding the sum, computed first (into [`Decoder::pending`]). A brace
+    /// list of one element where `ld`, `ldu`, `st` or `mov` has a scalar
+    /// (`ld.global.b32 {%r1}, [%rd1]`, as ptxas 13.0 takes it; the checker's
+    /// `operand`) becomes that element.
     fn expand<'i>(
         &mut self,
         ins: &'i Instruction,
     ) -> Result<std::borrow::Cow<'i, Instruction>, LoadError> {
-        let touches = ins.operands.iter().any(|op| {
-            self.names_in(op).iter().any(|(n, offset)| {
-                if *offset {
-                    self.lookup_reg(n).is_some()
-                } else {
-                    self.lookup_vector(n).is_some()
-                }
-            })
-        });
+        let single = |op: &Operand| matches!(&op.kind, OperandKind::Vector(v) if v.len() == 1);
+        let scalar_braces = matches!(ins.opcode.as_str(), "ld" | "ldu" | "st" | "mov")
+            && !ins.quals.iter().any(|q| q.starts_with(".v"))
+            && ins.operands.iter().any(single);
+        let touches = scalar_braces
+            || ins.operands.iter().any(|op| {
+                self.names_in(op).iter().any(|(n, offset)| {
+                    if *offset {
+                        self.lookup_reg(n).is_some()
+                    } else {
+                        self.lookup_vector(n).is_some()
+                    }
+                })
+            });
         if !touches {
             return Ok(std::borrow::Cow::Borrowed(ins));
         }
         let mut out = ins.clone();
         for op in &mut out.operands {
+            if scalar_braces {
+                if let OperandKind::Vector(v) = &mut op.kind {
+                    if let [only] = v.as_mut_slice() {
+                        *op = std::mem::replace(
+                            only,
+                            Operand {
+                                kind: OperandKind::Vector(Vec::new()),
+                                span: op.span,
+                            },
+                        );
+                    }
+                }
+            }
             self.expand_operand(op, ins)?;
         }
         Ok(std::borrow::Cow::Owned(out))

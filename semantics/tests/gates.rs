@@ -1,0 +1,637 @@
+//! PTX ISA versions and targets of what the catalogues do not describe
+//! (`ptx_semantics::gates`): for each family, a module at the boundary
+//! version or target that the "PTX ISA Notes" and "Target ISA Notes" of its
+//! section accept, and one just below that they refuse. The verdicts come
+//! from the notes as `semantics/src/gates.rs` states them (ptxas 13.0 gave
+//! the same verdict wherever the real-world variants hold the form,
+//! corpus/realworld/README.md); every module was written for this test.
+
+use ptx_semantics::catalogue::{PtxVersion, Target};
+use ptx_semantics::check::{check_module, Options};
+use ptx_semantics::gates;
+use ptx_semantics::ptx::ast::{Item, Stmt};
+use ptx_semantics::ptx::parse;
+
+/// A kernel of `body` under `.version` and `.target`, with registers
+/// `%r<8>` (b32), `%rd<8>` (b64), `%p<4>` (pred) and a shared `.b64 bar`.
+fn module(version: &str, target: &str, body: &str) -> String {
+    format!(
+        ".version {version}\n.target {target}\n.address_size 64\n\
+         .entry k()\n{{\n .reg .b32 %r<8>;\n .reg .b64 %rd<8>;\n .reg .pred %p<4>;\n\
+         .shared .align 8 .b64 bar;\n {body}\n ret;\n}}\n"
+    )
+}
+
+/// Every message the checker gives; a parse error counts as one.
+fn findings(src: &str) -> Vec<String> {
+    match parse(src) {
+        Ok(m) => check_module(&m, &Options::default())
+            .into_iter()
+            .map(|d| d.message)
+            .collect(),
+        Err(e) => vec![format!("parse error: {e}")],
+    }
+}
+
+/// (version, target, kernel body, expected): `None` when the notes accept
+/// the module (no finding at all), `Some(text)` when they refuse it (a
+/// finding contains `text`: the gate's name and what it needs).
+type Row = (
+    &'static str,
+    &'static str,
+    &'static str,
+    Option<&'static str>,
+);
+
+fn run(rows: &[Row]) {
+    let mut failures = Vec::new();
+    for &(version, target, body, expected) in rows {
+        let found = findings(&module(version, target, body));
+        let ok = match expected {
+            None => found.is_empty(),
+            Some(text) => found.iter().any(|m| m.contains(text)),
+        };
+        if !ok {
+            failures.push(format!(
+                "{version} {target} `{body}`: expected {expected:?}, found {found:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn mbarrier_gates() {
+    run(&[
+        // 9.7.13.15: "Requires sm_80 or higher."
+        ("7.0", "sm_80", "mbarrier.init.shared.b64 [bar], %r1;", None),
+        (
+            "7.0",
+            "sm_75",
+            "mbarrier.init.shared.b64 [bar], %r1;",
+            Some("`mbarrier` needs target sm_80"),
+        ),
+        // 9.7.13.15.16: test_wait.parity from PTX ISA 7.1.
+        (
+            "7.1",
+            "sm_80",
+            "mbarrier.test_wait.parity.shared.b64 %p1, [bar], %r1;",
+            None,
+        ),
+        (
+            "7.0",
+            "sm_80",
+            "mbarrier.test_wait.parity.shared.b64 %p1, [bar], %r1;",
+            Some("`mbarrier.test_wait.parity` needs PTX ISA 7.1"),
+        ),
+        // try_wait: PTX ISA 7.8, sm_90.
+        (
+            "7.8",
+            "sm_90",
+            "mbarrier.try_wait.shared::cta.b64 %p1, [bar], %rd1;",
+            None,
+        ),
+        (
+            "7.8",
+            "sm_89",
+            "mbarrier.try_wait.shared::cta.b64 %p1, [bar], %rd1;",
+            Some("`mbarrier.try_wait` needs target sm_90"),
+        ),
+        // `.shared::cta`: PTX ISA 7.8.
+        (
+            "7.8",
+            "sm_80",
+            "mbarrier.init.shared::cta.b64 [bar], %r1;",
+            None,
+        ),
+        (
+            "7.7",
+            "sm_80",
+            "mbarrier.init.shared::cta.b64 [bar], %r1;",
+            Some("the `.shared::cta` state space needs PTX ISA 7.8"),
+        ),
+        // `.release` and scopes: PTX ISA 8.0; `.cluster` needs sm_90.
+        (
+            "8.0",
+            "sm_90",
+            "mbarrier.arrive.release.cluster.shared::cta.b64 %rd1, [bar];",
+            None,
+        ),
+        (
+            "7.8",
+            "sm_90",
+            "mbarrier.arrive.release.cta.shared::cta.b64 %rd1, [bar];",
+            Some("a `.sem` or `.scope` qualifier needs PTX ISA 8.0"),
+        ),
+        (
+            "8.0",
+            "sm_89",
+            "mbarrier.arrive.release.cluster.shared::cta.b64 %rd1, [bar];",
+            Some("the `.cluster` scope needs target sm_90"),
+        ),
+        // `.relaxed`: PTX ISA 8.6, sm_90.
+        (
+            "8.6",
+            "sm_90",
+            "mbarrier.arrive.relaxed.cta.shared::cta.b64 %rd1, [bar];",
+            None,
+        ),
+        (
+            "8.5",
+            "sm_90",
+            "mbarrier.arrive.relaxed.cta.shared::cta.b64 %rd1, [bar];",
+            Some("the `.relaxed` qualifier needs PTX ISA 8.6"),
+        ),
+        (
+            "8.6",
+            "sm_89",
+            "mbarrier.try_wait.parity.relaxed.cta.shared::cta.b64 %p1, [bar], %r1;",
+            Some("the `.relaxed` qualifier needs target sm_90"),
+        ),
+        // `.expect_tx`: PTX ISA 8.0, sm_90; mbarrier.expect_tx has
+        // `.relaxed` from its introduction.
+        (
+            "8.0",
+            "sm_90",
+            "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], 16;",
+            None,
+        ),
+        (
+            "8.0",
+            "sm_89",
+            "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], 16;",
+            Some("`mbarrier.expect_tx`/`mbarrier.complete_tx` needs target sm_90"),
+        ),
+        (
+            "7.8",
+            "sm_90",
+            "mbarrier.arrive.expect_tx.shared::cta.b64 %rd1, [bar], 16;",
+            Some("the `.expect_tx` qualifier needs PTX ISA 8.0"),
+        ),
+        // `.shared::cluster`: PTX ISA 8.0, sm_90.
+        (
+            "8.0",
+            "sm_90",
+            "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar];",
+            None,
+        ),
+        (
+            "8.0",
+            "sm_89",
+            "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [bar];",
+            Some("the `.shared::cluster` state space needs target sm_90"),
+        ),
+        // cp.async.mbarrier.arrive: PTX ISA 7.0, sm_80.
+        ("7.0", "sm_80", "cp.async.mbarrier.arrive.b64 [bar];", None),
+        (
+            "7.0",
+            "sm_75",
+            "cp.async.mbarrier.arrive.b64 [bar];",
+            Some("`cp.async.mbarrier.arrive` needs target sm_80"),
+        ),
+    ]);
+}
+
+#[test]
+fn fence_and_barrier_gates() {
+    run(&[
+        // 9.7.13.4: fence.{sc,acq_rel} PTX ISA 6.0, sm_70.
+        ("6.0", "sm_70", "fence.sc.gpu;", None),
+        (
+            "6.0",
+            "sm_62",
+            "fence.sc.gpu;",
+            Some("`fence` needs target sm_70"),
+        ),
+        // `.cluster` scope: PTX ISA 7.8, sm_90.
+        ("7.8", "sm_90", "fence.acq_rel.cluster;", None),
+        (
+            "7.8",
+            "sm_89",
+            "fence.acq_rel.cluster;",
+            Some("the `.cluster` scope needs target sm_90"),
+        ),
+        // fence.proxy.alias: PTX ISA 7.5.
+        ("7.5", "sm_70", "fence.proxy.alias;", None),
+        (
+            "7.4",
+            "sm_70",
+            "fence.proxy.alias;",
+            Some("`fence.proxy.alias` needs PTX ISA 7.5"),
+        ),
+        // fence.proxy.async: PTX ISA 8.0, sm_90.
+        ("8.0", "sm_90", "fence.proxy.async.shared::cta;", None),
+        (
+            "7.8",
+            "sm_90",
+            "fence.proxy.async.shared::cta;",
+            Some("`fence.proxy.async` needs PTX ISA 8.0"),
+        ),
+        (
+            "8.0",
+            "sm_89",
+            "fence.proxy.async;",
+            Some("`fence.proxy.async` needs target sm_90"),
+        ),
+        // fence.proxy.tensormap::generic: PTX ISA 8.3, sm_90.
+        (
+            "8.3",
+            "sm_90",
+            "fence.proxy.tensormap::generic.release.gpu;",
+            None,
+        ),
+        (
+            "8.2",
+            "sm_90",
+            "fence.proxy.tensormap::generic.release.gpu;",
+            Some("`fence.proxy.tensormap::generic` needs PTX ISA 8.3"),
+        ),
+        // fence.mbarrier_init: PTX ISA 8.0, sm_90.
+        ("8.0", "sm_90", "fence.mbarrier_init.release.cluster;", None),
+        (
+            "7.8",
+            "sm_90",
+            "fence.mbarrier_init.release.cluster;",
+            Some("`fence.mbarrier_init` needs PTX ISA 8.0"),
+        ),
+        // `.sync_restrict`: PTX ISA 8.6, sm_90.
+        (
+            "8.6",
+            "sm_90",
+            "fence.acquire.sync_restrict::shared::cluster.cluster;",
+            None,
+        ),
+        (
+            "8.5",
+            "sm_90",
+            "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster;",
+            Some("the `.sync_restrict` qualifier needs PTX ISA 8.6"),
+        ),
+        // 9.7.13.1: barrier.* PTX ISA 6.0, sm_70; `.cta` PTX ISA 7.8.
+        ("6.0", "sm_70", "barrier.sync.aligned 0;", None),
+        (
+            "6.0",
+            "sm_62",
+            "barrier.sync.aligned 0;",
+            Some("`barrier` needs target sm_70"),
+        ),
+        ("7.8", "sm_70", "bar.cta.sync 0;", None),
+        (
+            "7.7",
+            "sm_70",
+            "bar.cta.sync 0;",
+            Some("the `.cta` qualifier needs PTX ISA 7.8"),
+        ),
+        // 9.7.13.2: bar.warp.sync PTX ISA 6.0.
+        ("6.0", "sm_70", "bar.warp.sync %r1;", None),
+        (
+            "5.0",
+            "sm_62",
+            "bar.warp.sync %r1;",
+            Some("`bar.warp.sync` needs PTX ISA 6.0"),
+        ),
+        // 9.7.13.3: barrier.cluster PTX ISA 7.8, sm_90; `.release` 8.0.
+        ("7.8", "sm_90", "barrier.cluster.arrive;", None),
+        (
+            "7.8",
+            "sm_89",
+            "barrier.cluster.arrive;",
+            Some("`barrier.cluster` needs target sm_90"),
+        ),
+        ("8.0", "sm_90", "barrier.cluster.arrive.release;", None),
+        (
+            "7.8",
+            "sm_90",
+            "barrier.cluster.wait.acquire;",
+            Some("a `.acquire`/`.release`/`.relaxed` qualifier needs PTX ISA 8.0"),
+        ),
+    ]);
+}
+
+#[test]
+fn synchronisation_gates() {
+    run(&[
+        // 9.7.13.7 red.async: PTX ISA 8.1, sm_90.
+        (
+            "8.1",
+            "sm_90",
+            "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r1], %r2, [%r3];",
+            None,
+        ),
+        (
+            "8.0",
+            "sm_90",
+            "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r1], %r2, [%r3];",
+            Some("`red.async` needs PTX ISA 8.1"),
+        ),
+        // 9.7.13.14 elect.sync: PTX ISA 8.0, sm_90.
+        ("8.0", "sm_90", "elect.sync %r1|%p1, 0xffffffff;", None),
+        (
+            "8.0",
+            "sm_89",
+            "elect.sync %r1|%p1, 0xffffffff;",
+            Some("`elect.sync` needs target sm_90"),
+        ),
+        // 9.7.13.16 tensormap.cp_fenceproxy: PTX ISA 8.3, sm_90.
+        (
+            "8.3",
+            "sm_90",
+            "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd1], [%r1], 128;",
+            None,
+        ),
+        (
+            "8.2",
+            "sm_90",
+            "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd1], [%r1], 128;",
+            Some("`tensormap.cp_fenceproxy` needs PTX ISA 8.3"),
+        ),
+        // 9.7.13.17 clusterlaunchcontrol: PTX ISA 8.6, sm_100;
+        // `.multicast::cluster::all` on a and f targets only.
+        (
+            "8.6",
+            "sm_100",
+            "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%r1], [%r2];",
+            None,
+        ),
+        (
+            "8.6",
+            "sm_90a",
+            "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%r1], [%r2];",
+            Some("`clusterlaunchcontrol` needs target sm_100"),
+        ),
+        (
+            "8.6",
+            "sm_100a",
+            "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.multicast::cluster::all.b128 [%r1], [%r2];",
+            None,
+        ),
+        (
+            "8.6",
+            "sm_100",
+            "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.multicast::cluster::all.b128 [%r1], [%r2];",
+            Some("the `.multicast::cluster::all` qualifier needs target"),
+        ),
+        // 9.7.19 setmaxnreg: sm_90a, and a or f targets of later families.
+        ("8.0", "sm_90a", "setmaxnreg.inc.sync.aligned.u32 240;", None),
+        ("8.8", "sm_100f", "setmaxnreg.dec.sync.aligned.u32 32;", None),
+        ("8.8", "sm_120a", "setmaxnreg.dec.sync.aligned.u32 32;", None),
+        (
+            "8.0",
+            "sm_90",
+            "setmaxnreg.inc.sync.aligned.u32 240;",
+            Some("`setmaxnreg` needs target sm_90a"),
+        ),
+        (
+            "8.6",
+            "sm_100",
+            "setmaxnreg.inc.sync.aligned.u32 240;",
+            Some("`setmaxnreg` needs target"),
+        ),
+    ]);
+}
+
+#[test]
+fn tcgen05_gates() {
+    run(&[
+        // 9.7.16: PTX ISA 8.6; sm_100a, sm_101a/sm_110a, and the f targets
+        // of families 10 and 11 from PTX ISA 8.8.
+        ("8.6", "sm_100a", "tcgen05.fence::before_thread_sync;", None),
+        ("8.8", "sm_100f", "tcgen05.wait::ld.sync.aligned;", None),
+        ("8.8", "sm_103a", "tcgen05.wait::st.sync.aligned;", None),
+        (
+            "8.6",
+            "sm_100",
+            "tcgen05.fence::before_thread_sync;",
+            Some("`tcgen05` needs target"),
+        ),
+        (
+            "8.8",
+            "sm_120a",
+            "tcgen05.fence::after_thread_sync;",
+            Some("`tcgen05` needs target"),
+        ),
+        (
+            "8.5",
+            "sm_90a",
+            "tcgen05.fence::after_thread_sync;",
+            Some("`tcgen05` needs PTX ISA 8.6"),
+        ),
+        // tcgen05.shift: architecture-specific targets only.
+        ("8.6", "sm_100a", "tcgen05.shift.cta_group::1.down [%r1];", None),
+        ("8.8", "sm_103a", "tcgen05.shift.cta_group::2.down [%r1];", None),
+        (
+            "8.8",
+            "sm_100f",
+            "tcgen05.shift.cta_group::1.down [%r1];",
+            Some("`tcgen05.shift` needs target"),
+        ),
+        // tcgen05.ld.red: PTX ISA 8.8; sm_101a/sm_110a, sm_103f.
+        (
+            "8.8",
+            "sm_103a",
+            "tcgen05.ld.red.sync.aligned.32x32b.x2.u32.min {%r1, %r2}, %r3, [%r4];",
+            None,
+        ),
+        (
+            "8.8",
+            "sm_100a",
+            "tcgen05.ld.red.sync.aligned.32x32b.x2.u32.min {%r1, %r2}, %r3, [%r4];",
+            Some("`tcgen05.ld.red` needs target"),
+        ),
+        // tcgen05.mma qualifiers: `.kind::mxf4nvf4` PTX ISA 8.7,
+        // `.block16` 8.8, `.scale_vec::NX` on a targets only.
+        (
+            "8.7",
+            "sm_100a",
+            "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1;",
+            None,
+        ),
+        (
+            "8.6",
+            "sm_100a",
+            "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1;",
+            Some("the `.kind::mxf4nvf4`/`.scale_vec::4X` qualifier needs PTX ISA 8.7"),
+        ),
+        (
+            "8.8",
+            "sm_100f",
+            "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16 [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1;",
+            None,
+        ),
+        (
+            "8.7",
+            "sm_100a",
+            "tcgen05.mma.cta_group::1.kind::mxf4.block_scale.block32 [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1;",
+            Some("the `.block16`/`.block32` qualifier needs PTX ISA 8.8"),
+        ),
+        (
+            "8.8",
+            "sm_100f",
+            "tcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::2X [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1;",
+            Some("a `.scale_vec::NX` qualifier needs target"),
+        ),
+        (
+            "8.8",
+            "sm_103a",
+            "tcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::2X [%r1], %rd1, %rd2, %r2, [%r3], [%r4], %p1;",
+            None,
+        ),
+    ]);
+}
+
+#[test]
+fn special_register_type_and_pragma_gates() {
+    run(&[
+        // 10.17: %cluster_ctarank PTX ISA 7.8, sm_90.
+        ("7.8", "sm_90", "mov.u32 %r1, %cluster_ctarank;", None),
+        (
+            "7.8",
+            "sm_89",
+            "mov.u32 %r1, %cluster_ctarank;",
+            Some("`%cluster_ctarank` needs target sm_90"),
+        ),
+        // %reserved_smem_offset_begin: PTX ISA 7.6, sm_80.
+        (
+            "7.6",
+            "sm_80",
+            "mov.u32 %r1, %reserved_smem_offset_begin;",
+            None,
+        ),
+        (
+            "7.5",
+            "sm_80",
+            "mov.u32 %r1, %reserved_smem_offset_begin;",
+            Some("a `%reserved_smem_offset_*` register needs PTX ISA 7.6"),
+        ),
+        // %current_graph_exec: PTX ISA 8.0.
+        ("8.0", "sm_80", "mov.u64 %rd1, %current_graph_exec;", None),
+        (
+            "7.8",
+            "sm_80",
+            "mov.u64 %rd1, %current_graph_exec;",
+            Some("`%current_graph_exec` needs PTX ISA 8.0"),
+        ),
+        // %globaltimer: PTX ISA 3.1, sm_30.
+        ("7.0", "sm_80", "mov.u64 %rd1, %globaltimer;", None),
+        // 5.2.1: `.b128` from PTX ISA 8.3.
+        ("8.3", "sm_80", ".reg .b128 %q;", None),
+        (
+            "8.2",
+            "sm_80",
+            ".reg .b128 %q;",
+            Some("the `.b128` type needs PTX ISA 8.3"),
+        ),
+        // 12: "enable_smem_spilling" from PTX ISA 8.7.
+        ("8.7", "sm_80", ".pragma \"enable_smem_spilling\";", None),
+        (
+            "8.6",
+            "sm_80",
+            ".pragma \"enable_smem_spilling\";",
+            Some("the `enable_smem_spilling` pragma needs PTX ISA 8.7"),
+        ),
+    ]);
+}
+
+#[test]
+fn video_matrix_and_misc_gates() {
+    run(&[
+        // 9.7.18: SIMD video PTX ISA 3.0, sm_30.
+        ("3.0", "sm_30", "vadd2.u32.u32.u32 %r1, %r2, %r3, %r4;", None),
+        (
+            "2.3",
+            "sm_30",
+            "vadd2.u32.u32.u32 %r1, %r2, %r3, %r4;",
+            Some("the SIMD video instructions needs PTX ISA 3.0"),
+        ),
+        // 9.7.14: mma PTX ISA 6.4, sm_70.
+        (
+            "6.4",
+            "sm_70",
+            "mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16 {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r3, %r4}, {%r1, %r2, %r3, %r4};",
+            None,
+        ),
+        (
+            "6.3",
+            "sm_70",
+            "mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16 {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r3, %r4}, {%r1, %r2, %r3, %r4};",
+            Some("`mma` needs PTX ISA 6.4"),
+        ),
+        // 9.7.19: setmaxnreg aside, nanosleep PTX ISA 6.3, sm_70.
+        ("6.3", "sm_70", "nanosleep.u32 %r1;", None),
+        (
+            "6.3",
+            "sm_62",
+            "nanosleep.u32 %r1;",
+            Some("`nanosleep` needs target sm_70"),
+        ),
+    ]);
+}
+
+/// The gates that need operands (`gates::instruction_operands`), asked of
+/// each instruction of a parsed module directly.
+fn operand_gates(version: &str, target: &str, body: &str) -> Vec<&'static str> {
+    let m = parse(&module(version, target, body)).expect("module parses");
+    let ptx = PtxVersion::parse(version).expect("version");
+    let tgt = Target::parse(target).expect("target");
+    let mut failed = Vec::new();
+    for item in &m.items {
+        let Item::Function(f) = item else { continue };
+        for stmt in f.body.iter().flatten() {
+            let Stmt::Instr(ins) = stmt else { continue };
+            for g in gates::instruction_operands(&ins.opcode, &ins.quals, &ins.operands) {
+                if !g.req.allows_ptx(ptx) || !g.req.allows_target(tgt) {
+                    failed.push(g.what);
+                }
+            }
+        }
+    }
+    failed
+}
+
+#[test]
+fn operand_dependent_gates() {
+    // 9.7.13.15.13: a count without `.noComplete` from PTX ISA 7.8, sm_90.
+    let count = "mbarrier.arrive.shared.b64 %rd1, [bar], %r1;";
+    assert!(operand_gates("7.8", "sm_90", count).is_empty());
+    assert_eq!(
+        operand_gates("7.8", "sm_89", count),
+        ["a count operand without `.noComplete`"]
+    );
+    assert_eq!(
+        operand_gates("7.7", "sm_80", count),
+        ["a count operand without `.noComplete`"]
+    );
+    let no_complete = "mbarrier.arrive.noComplete.shared.b64 %rd1, [bar], %r1;";
+    assert!(operand_gates("7.0", "sm_80", no_complete).is_empty());
+    let expect_tx = "mbarrier.arrive.expect_tx.shared::cta.b64 %rd1, [bar], 16;";
+    assert!(operand_gates("8.0", "sm_90", expect_tx).is_empty());
+    // The sink destination from PTX ISA 7.1.
+    let sink = "mbarrier.arrive.shared.b64 _, [bar];";
+    assert!(operand_gates("7.1", "sm_80", sink).is_empty());
+    assert_eq!(
+        operand_gates("7.0", "sm_80", sink),
+        ["the sink `_` destination"]
+    );
+    // 9.7.16: scale-input-d on sm_100a and family 10 only.
+    let scaled =
+        "tcgen05.mma.cta_group::1.kind::tf32 [%r1], %rd1, %rd2, %r2, {%r3, %r4, %r5, %r6}, %p1, 0;";
+    let unscaled = "tcgen05.mma.cta_group::1.kind::tf32 [%r1], %rd1, %rd2, %r2, %p1;";
+    assert!(operand_gates("8.6", "sm_100a", scaled).is_empty());
+    assert!(operand_gates("8.8", "sm_103a", scaled).is_empty());
+    assert_eq!(
+        operand_gates("9.0", "sm_110a", scaled),
+        ["the `scale-input-d` operand"]
+    );
+    assert!(operand_gates("9.0", "sm_110a", unscaled).is_empty());
+}
+
+#[test]
+fn instructions_without_gates_allocate_nothing() {
+    let quals = vec![".sync".to_string(), ".aligned".to_string()];
+    let none = gates::instruction("trap", &quals);
+    assert!(none.is_empty());
+    assert_eq!(none.capacity(), 0);
+    assert!(gates::special_register("%r12").is_none());
+    assert!(gates::special_register("%tid.x").is_none());
+    assert!(gates::pragma("unknown_pragma").is_none());
+}
