@@ -554,6 +554,9 @@ impl<'c> Checker<'c> {
                 );
             }
             self.abi_preserve(&d.name, &d.values, d.span);
+            if let Some(g) = crate::gates::function_directive(&d.name) {
+                self.gate(d.span, &d.name, g);
+            }
         }
         // ptxas 13.0 on `.param .v2 .b32 x` in a parameter or return list,
         // of a `.func` or an `.entry`: "Variable 'x' cannot be allocated in

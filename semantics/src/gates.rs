@@ -62,6 +62,7 @@ const SM_52: &[Target] = &[sm(52)];
 const SM_70: &[Target] = &[sm(70)];
 const SM_75: &[Target] = &[sm(75)];
 const SM_80: &[Target] = &[sm(80)];
+const SM_89: &[Target] = &[sm(89)];
 const SM_90: &[Target] = &[sm(90)];
 const SM_90A: &[Target] = &[sm_a(90)];
 const SM_100: &[Target] = &[sm(100)];
@@ -322,6 +323,25 @@ gates! {
     /// version 8.8."
     TCGEN05_SCALE_INPUT_D = ("the `scale-input-d` operand", "9.7.16", v(8, 6), &[sm_a(100), sm_f(100)]);
 
+    /// 9.7.14.5.15/.16: "Support for ::cta sub-qualifier introduced in PTX
+    /// ISA version 7.8" (`ldmatrix`/`stmatrix` `.shared::cta`).
+    MATRIX_SHARED_CTA = ("the `.shared::cta` state space", "9.7.14.5.15", v(7, 8), ANY);
+    /// 9.7.14.5.14 `mma`: "Support for .e4m3 and .e5m2 alternate
+    /// floating-point types introduced in PTX ISA version 8.4"; "requires
+    /// sm_89 or higher".
+    MMA_FP8 = ("an `.e4m3`/`.e5m2` type", "9.7.14.5.14", v(8, 4), SM_89);
+    /// 9.7.14.6 `mma.sp`: "Support for .sp::ordered_metadata introduced in
+    /// PTX ISA version 8.5".
+    MMA_ORDERED_METADATA = ("the `.sp::ordered_metadata` qualifier", "9.7.14.6", v(8, 5), ANY);
+    /// 9.7.13.12 `redux.sync`: "Support for .f32 type introduced in PTX
+    /// ISA version 8.6"; ".f32 type requires sm_100a" and "is supported on
+    /// sm_100f or higher in the same family from PTX ISA version 8.8".
+    REDUX_F32 = ("the `.f32` type", "9.7.13.12", v(8, 6), &[sm_a(100), sm_f(100)]);
+    /// 11.4 (performance-tuning directives `.explicitcluster`,
+    /// `.reqnctapercluster`, `.maxclusterrank`): "Introduced in PTX ISA
+    /// version 7.8"; "Requires sm_90 or higher".
+    CLUSTER_DIRECTIVE = ("the cluster directive", "11.4", v(7, 8), SM_90);
+
     // ---- PTX ISA 9.7.17-9.7.19 ----
     /// 9.7.17: "alloca, stacksave and stackrestore introduced in PTX ISA
     /// version 7.3"; "Requires sm_52 or higher."
@@ -507,7 +527,15 @@ pub fn instruction(opcode: &str, quals: &[String]) -> Vec<&'static Gate> {
         "red" if first(quals) == ".async" => out.push(gate(GateId::RED_ASYNC)),
         "vote" if has(quals, ".sync") => out.push(gate(GateId::VOTE_SYNC)),
         "brx" => out.push(gate(GateId::BRX_IDX)),
-        "mma" => out.push(gate(GateId::MMA)),
+        "mma" => {
+            out.push(gate(GateId::MMA));
+            if has(quals, ".e4m3") || has(quals, ".e5m2") {
+                out.push(gate(GateId::MMA_FP8));
+            }
+            if has(quals, ".sp::ordered_metadata") {
+                out.push(gate(GateId::MMA_ORDERED_METADATA));
+            }
+        }
         "wmma" => out.push(gate(GateId::WMMA)),
         "vadd" | "vsub" | "vabsdiff" | "vmin" | "vmax" | "vshl" | "vshr" | "vmad" | "vset" => {
             out.push(gate(GateId::VIDEO_SCALAR))
@@ -519,7 +547,12 @@ pub fn instruction(opcode: &str, quals: &[String]) -> Vec<&'static Gate> {
         "pmevent" if has(quals, ".mask") => out.push(gate(GateId::PMEVENT_MASK)),
         "match" => out.push(gate(GateId::MATCH_SYNC)),
         "activemask" => out.push(gate(GateId::ACTIVEMASK)),
-        "redux" => out.push(gate(GateId::REDUX_SYNC)),
+        "redux" => {
+            out.push(gate(GateId::REDUX_SYNC));
+            if has(quals, ".f32") {
+                out.push(gate(GateId::REDUX_F32));
+            }
+        }
         "griddepcontrol" => out.push(gate(GateId::GRIDDEPCONTROL)),
         "elect" => out.push(gate(GateId::ELECT_SYNC)),
         "tensormap" if first(quals) == ".cp_fenceproxy" => {
@@ -537,8 +570,16 @@ pub fn instruction(opcode: &str, quals: &[String]) -> Vec<&'static Gate> {
                 out.push(gate(GateId::MBARRIER_SHARED_CTA));
             }
         }
-        "ldmatrix" => out.push(gate(GateId::LDMATRIX)),
-        "stmatrix" => out.push(gate(GateId::STMATRIX)),
+        "ldmatrix" | "stmatrix" => {
+            out.push(gate(if opcode == "ldmatrix" {
+                GateId::LDMATRIX
+            } else {
+                GateId::STMATRIX
+            }));
+            if has(quals, ".shared::cta") {
+                out.push(gate(GateId::MATRIX_SHARED_CTA));
+            }
+        }
         "movmatrix" => out.push(gate(GateId::MOVMATRIX)),
         "wgmma" => {
             out.push(gate(GateId::WGMMA));
@@ -701,7 +742,11 @@ fn tcgen05(quals: &[String], out: &mut Vec<&'static Gate>) {
     if has(quals, ".kind::mxf4nvf4") || has(quals, ".scale_vec::4X") {
         out.push(gate(GateId::TCGEN05_PTX87));
     }
-    if has(quals, ".block16") || has(quals, ".block32") {
+    // `.block_scale` with no scale-vector size means `.block32` (ptxas 13.0:
+    // "Feature '.block32' requires PTX ISA .version 8.8" on
+    // `tcgen05.mma...kind::mxf8f6f4.block_scale`, corpus/realworld/README.md)
+    let default_block = has(quals, ".block_scale") && !has_prefix(quals, ".scale_vec::");
+    if has(quals, ".block16") || has(quals, ".block32") || default_block {
         out.push(gate(GateId::TCGEN05_BLOCK));
     }
     if has(quals, ".kind::i8") {
@@ -754,4 +799,14 @@ mod tests {
         assert!(special_register("%envreg32").is_none());
         assert!(special_register("%envreg31").is_some());
     }
+}
+
+/// The gate of a function's performance-tuning directive (PTX ISA 11.4):
+/// the cluster directives need PTX ISA 7.8 and sm_90.
+pub fn function_directive(name: &str) -> Option<&'static Gate> {
+    matches!(
+        name,
+        ".explicitcluster" | ".reqnctapercluster" | ".maxclusterrank"
+    )
+    .then(|| gate(GateId::CLUSTER_DIRECTIVE))
 }

@@ -556,6 +556,40 @@ fn video_matrix_and_misc_gates() {
             "mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16 {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r3, %r4}, {%r1, %r2, %r3, %r4};",
             Some("`mma` needs PTX ISA 6.4"),
         ),
+        // 9.7.14.5.15: ldmatrix's `::cta` sub-qualifier PTX ISA 7.8.
+        (
+            "7.8",
+            "sm_80",
+            "ldmatrix.sync.aligned.m8n8.x1.shared::cta.b16 {%r1}, [%r2];",
+            None,
+        ),
+        (
+            "7.7",
+            "sm_80",
+            "ldmatrix.sync.aligned.m8n8.x1.shared::cta.b16 {%r1}, [%r2];",
+            Some("the `.shared::cta` state space needs PTX ISA 7.8"),
+        ),
+        // 9.7.14.5.14: mma with `.e4m3`/`.e5m2` PTX ISA 8.4, sm_89.
+        (
+            "8.4",
+            "sm_89",
+            "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r1, %r2, %r3, %r4};",
+            None,
+        ),
+        (
+            "8.4",
+            "sm_86",
+            "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r1, %r2, %r3, %r4};",
+            Some("an `.e4m3`/`.e5m2` type needs target sm_89"),
+        ),
+        // 9.7.13.12: redux.sync `.f32` PTX ISA 8.6, sm_100a (sm_100f).
+        ("8.6", "sm_100a", "redux.sync.max.NaN.f32 %r1, %r2, -1;", None),
+        (
+            "8.6",
+            "sm_90a",
+            "redux.sync.max.NaN.f32 %r1, %r2, -1;",
+            Some("the `.f32` type needs target sm_100a or sm_100f"),
+        ),
         // 9.7.19: setmaxnreg aside, nanosleep PTX ISA 6.3, sm_70.
         ("6.3", "sm_70", "nanosleep.u32 %r1;", None),
         (
@@ -634,4 +668,33 @@ fn instructions_without_gates_allocate_nothing() {
     assert!(gates::special_register("%r12").is_none());
     assert!(gates::special_register("%tid.x").is_none());
     assert!(gates::pragma("unknown_pragma").is_none());
+}
+
+/// PTX ISA 11.4: the cluster directives of a kernel need PTX ISA 7.8 and
+/// sm_90.
+#[test]
+fn cluster_directive_gates() {
+    let kernel = |version: &str, target: &str| {
+        format!(
+            ".version {version}\n.target {target}\n.address_size 64\n\
+             .entry k() .explicitcluster .reqnctapercluster 2, 1, 1\n{{\n ret;\n}}\n"
+        )
+    };
+    assert!(findings(&kernel("7.8", "sm_90")).is_empty());
+    let old = findings(&kernel("7.7", "sm_90"));
+    assert!(
+        old.iter()
+            .filter(|m| m.contains("cluster directive needs PTX ISA 7.8"))
+            .count()
+            == 2,
+        "{old:?}"
+    );
+    let low = findings(&kernel("7.8", "sm_89"));
+    assert!(
+        low.iter()
+            .filter(|m| m.contains("cluster directive needs target sm_90"))
+            .count()
+            == 2,
+        "{low:?}"
+    );
 }

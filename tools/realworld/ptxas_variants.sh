@@ -9,7 +9,8 @@
 # replaced, ptxas run with -arch of that target) and one per version of
 # $VERSIONS (the `.version` line replaced, -arch the file's own). Writes
 # $OUT/var.tgz: var/<name>.<arch>.t.<target>.err, ...v.<version>.err and
-# var/rc.txt (name, kind, value, ptxas's exit status).
+# var/rc.txt (name, kind, value, ptxas's exit status). PTXAS_FLAGS (e.g. -O0,
+# which leaves the verdict alone and saves time on large files) go to ptxas.
 set -u
 W=$(mktemp -d /tmp/cv.XXXX); tar xzf "$1" -C "$W"; cd "$W"/res/ptx
 O=$OUT/var; mkdir -p "$O"
@@ -21,9 +22,9 @@ job() {
   n=$O/$b.$kind.$v
   if [ "$kind" = t ]; then sed "s/^\.target .*/.target $v/" "$f" > "$n.ptx"; a=$v
   else sed "s/^\.version .*/.version $v/" "$f" > "$n.ptx"; a=$arch; fi
-  ptxas -arch="$a" "$n.ptx" -o /dev/null > "$n.err" 2>&1; echo "$b $kind $v $?"; rm "$n.ptx"
+  ptxas $PTXAS_FLAGS -arch="$a" "$n.ptx" -o /dev/null > "$n.err" 2>&1; echo "$b $kind $v $?"; rm "$n.ptx"
 }
-export -f job; export O
+export -f job; export O; export PTXAS_FLAGS=${PTXAS_FLAGS:-}
 for base in $BASES; do
   for f in *."$base".ptx; do
     [ -f "$f" ] || continue
