@@ -776,6 +776,16 @@ pub fn pragma(text: &str) -> Option<&'static Gate> {
     Some(gate(id))
 }
 
+/// The gate of a function's performance-tuning directive (PTX ISA 11.4):
+/// the cluster directives need PTX ISA 7.8 and sm_90.
+pub fn function_directive(name: &str) -> Option<&'static Gate> {
+    matches!(
+        name,
+        ".explicitcluster" | ".reqnctapercluster" | ".maxclusterrank"
+    )
+    .then(|| gate(GateId::CLUSTER_DIRECTIVE))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -799,14 +809,4 @@ mod tests {
         assert!(special_register("%envreg32").is_none());
         assert!(special_register("%envreg31").is_some());
     }
-}
-
-/// The gate of a function's performance-tuning directive (PTX ISA 11.4):
-/// the cluster directives need PTX ISA 7.8 and sm_90.
-pub fn function_directive(name: &str) -> Option<&'static Gate> {
-    matches!(
-        name,
-        ".explicitcluster" | ".reqnctapercluster" | ".maxclusterrank"
-    )
-    .then(|| gate(GateId::CLUSTER_DIRECTIVE))
 }
