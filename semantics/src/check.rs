@@ -907,6 +907,12 @@ impl<'c> Checker<'c> {
     }
 
     fn instruction(&mut self, ins: &Instruction, scope: &[Scope]) {
+        self.instruction_forms(ins, scope);
+        // after the forms: the operands are in cache by now
+        self.special_register_gates(&ins.operands);
+    }
+
+    fn instruction_forms(&mut self, ins: &Instruction, scope: &[Scope]) {
         if let Some(g) = &ins.guard {
             match self.lookup(&g.pred, scope) {
                 Some(Symbol::Reg(".pred")) => {}
@@ -918,7 +924,6 @@ impl<'c> Checker<'c> {
                 ),
             }
         }
-        self.special_register_gates(&ins.operands);
         // ptxas 13.0 on `mov.u32 {%r1}, {%r2}`: "Illegal vector-vector
         // operands for vector-scalar or scalar-vector mov" (one brace list
         // of one element on either side is taken, below in `operand`).
@@ -1228,7 +1233,9 @@ impl<'c> Checker<'c> {
     fn special_register_gates(&mut self, ops: &[Operand]) {
         for op in ops {
             match &op.kind {
-                OperandKind::Name(n) if n.starts_with('%') => {
+                // `special_register` first: it turns ordinary registers
+                // (`%r12`) away after a byte or two
+                OperandKind::Name(n) if special_register(n) => {
                     if let Some(g) = crate::gates::special_register(n) {
                         self.gate(op.span, n, g);
                     }
