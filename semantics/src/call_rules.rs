@@ -192,36 +192,34 @@ fn targets(tokens: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The findings of the call rules in a module: span and message.
-pub(crate) fn check(module: &Module) -> Vec<(Span, String)> {
+/// Every function of a module by name, for the call rules.
+pub(crate) fn functions(module: &Module) -> HashMap<&str, &Function> {
     let mut functions: HashMap<&str, &Function> = HashMap::new();
     for item in &module.items {
         if let Item::Function(f) = item {
             functions.insert(f.name.as_str(), f);
         }
     }
-    let mut out = Vec::new();
-    for item in &module.items {
-        let Item::Function(f) = item else { continue };
-        let Some(body) = &f.body else { continue };
-        if !has_calls(body) {
-            continue;
-        }
-        // the labelled `.callprototype`s and `.calltargets` of the body
-        let mut labelled: HashMap<String, Labelled> = HashMap::new();
-        let mut plain_labels: Vec<String> = Vec::new();
-        collect_labels(body, &mut labelled, &mut plain_labels, &functions, &mut out);
-        let mut scopes: Vec<HashMap<String, Shape>> = Vec::new();
-        walk(
-            body,
-            &mut scopes,
-            &functions,
-            &labelled,
-            &plain_labels,
-            &mut out,
-        );
+    functions
+}
+
+/// The findings of the call rules in one function's body (span and
+/// message), given every function of its module ([`functions`]).
+pub(crate) fn check_function(
+    f: &Function,
+    functions: &HashMap<&str, &Function>,
+    out: &mut Vec<(Span, String)>,
+) {
+    let Some(body) = &f.body else { return };
+    if !has_calls(body) {
+        return;
     }
-    out
+    // the labelled `.callprototype`s and `.calltargets` of the body
+    let mut labelled: HashMap<String, Labelled> = HashMap::new();
+    let mut plain_labels: Vec<String> = Vec::new();
+    collect_labels(body, &mut labelled, &mut plain_labels, functions, out);
+    let mut scopes: Vec<HashMap<String, Shape>> = Vec::new();
+    walk(body, &mut scopes, functions, &labelled, &plain_labels, out);
 }
 
 /// Whether a body has a `call`, a `.callprototype` or a `.calltargets`

@@ -117,12 +117,14 @@ fn check(module: &Module, options: &Options, record_rows: bool) -> (Vec<Diagnost
             .map_or(1, |n| n.get())
             .min(8),
     };
+    let by_name = crate::call_rules::functions(module);
     if workers < 2 || functions.len() < 2 {
         for f in &functions {
             c.function(f);
+            call_rules(f, &by_name, &mut c.diags);
         }
         let mut diags = c.diags;
-        call_rules(module, &mut diags);
+        order_call_findings(&mut diags);
         return (diags, c.rows);
     }
     // Functions are independent: check contiguous runs of them on several
@@ -143,10 +145,12 @@ fn check(module: &Module, options: &Options, record_rows: bool) -> (Vec<Diagnost
     }
     let base = &c;
     type Found = (Vec<Diagnostic>, BoundRows);
+    let by_name = &by_name;
     let run = |chunk: &[&Function]| -> Found {
         let mut w = base.fork();
         for f in chunk {
             w.function(f);
+            call_rules(f, by_name, &mut w.diags);
         }
         (w.diags, w.rows)
     };
@@ -170,24 +174,28 @@ fn check(module: &Module, options: &Options, record_rows: bool) -> (Vec<Diagnost
         diags.extend(d);
         rows.extend(r);
     }
-    call_rules(module, &mut diags);
+    order_call_findings(&mut diags);
     (diags, rows)
 }
 
-/// The rules ptxas holds calls to ([`crate::call_rules`]), their findings
-/// placed among the others in source order.
-fn call_rules(module: &Module, diags: &mut Vec<Diagnostic>) {
-    let found = crate::call_rules::check(module);
-    if found.is_empty() {
-        return;
-    }
+/// The rules ptxas holds calls to ([`crate::call_rules`]) in one function,
+/// checked where its other findings are (on its worker thread).
+fn call_rules(f: &Function, by_name: &HashMap<&str, &Function>, diags: &mut Vec<Diagnostic>) {
+    let mut found = Vec::new();
+    crate::call_rules::check_function(f, by_name, &mut found);
     diags.extend(found.into_iter().map(|(span, message)| Diagnostic {
         span,
         message,
         rule: "call",
         section: Some("9.7.12.5"),
     }));
-    diags.sort_by_key(|d| d.span.start);
+}
+
+/// The call rules' findings placed among the others in source order.
+fn order_call_findings(diags: &mut [Diagnostic]) {
+    if diags.iter().any(|d| d.rule == "call") {
+        diags.sort_by_key(|d| d.span.start);
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
