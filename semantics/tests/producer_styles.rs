@@ -4,9 +4,10 @@
 //! `$L__BB` labels, `%SP`/`%SPL` and a local depot, `$str`, a
 //! `.callprototype` inside the block for an indirect call), GCC's nvptx
 //! back end (`.param.u32 %in_ar0`, declarations between instructions, a
-//! predicate named `%r23`) and Triton's inline assembly (atomics written
-//! `atom.global.gpu.acq_rel.add.u32`, brace blocks with their own
-//! predicates and labels). ptxas 13.0 accepts all three (H100 machine,
+//! predicate named `%r23`) and Triton's inline assembly (`[ %rd1 + 0 ]`
+//! addresses, one-element brace lists, `cp.async` with a source size in a
+//! register, `createpolicy.fractional ... 1.0`, an mbarrier wait loop in a
+//! brace block with its own predicate and label, `red.global.gpu.add.f32`). ptxas 13.0 accepts all three (H100 machine,
 //! 2026-11-27); `conform check` must too, and the simulator must store
 //! what the GPU stored for the first two: 1 and 1 (`add1(0)` called
 //! directly and through a pointer), and 49 (`square(7)`).
