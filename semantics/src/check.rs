@@ -932,6 +932,10 @@ impl<'c> Checker<'c> {
                 ),
             }
         }
+        if let Some(why) = mbarrier_operation_order(ins) {
+            self.diag(ins.opcode_span, "qualifiers", Some("9.7.13.15"), why);
+            return;
+        }
         // ptxas 13.0 on `mov.u32 {%r1}, {%r2}`: "Illegal vector-vector
         // operands for vector-scalar or scalar-vector mov" (one brace list
         // of one element on either side is taken, below in `operand`).
@@ -1395,6 +1399,7 @@ impl<'c> Checker<'c> {
             }
             // `%r+imm` is a value, never a place to write: not a destination.
             let written = index == 0
+                && !first_operand_is_a_source(form)
                 && matches!(op.kind, OperandKind::NameOffset(..))
                 && spec.kinds.contains(&Want::Reg)
                 && !spec.kinds.contains(&Want::Addr)
@@ -1423,6 +1428,9 @@ impl<'c> Checker<'c> {
             }
             match &op.kind {
                 OperandKind::Imm(Expr::Int(v)) => b.imms.push((spec.name.as_str(), *v)),
+                // A sink destination, recorded under the name `_` for the
+                // rules that depend on it (`mbarrier`, PTX ISA 9.7.13.15.13).
+                OperandKind::Name(n) if n == "_" => b.imms.push(("_", 0)),
                 OperandKind::Imm(Expr::F32(bits)) => b
                     .float_imms
                     .push((spec.name.as_str(), f32::from_bits(*bits) as f64)),
@@ -1474,6 +1482,18 @@ impl<'c> Checker<'c> {
             // specified by using the bit bucket destination operand _".
             OperandKind::Name(n)
                 if n == "_" && b.form.opcode == "atom" && index_is_destination(spec, b) =>
+            {
+                Ok(())
+            }
+            // PTX ISA 9.7.13.15.13/.14: "mbarrier.arrive{.sem}{.scope}{.shared::cluster}.b64
+            // _, [addr] {,count}"; "Support for sink symbol '_' as the
+            // destination operand is introduced in PTX ISA version 7.1" (the
+            // `state` destination of the arrive forms).
+            OperandKind::Name(n)
+                if n == "_"
+                    && b.form.opcode == "mbarrier"
+                    && spec.name == "state"
+                    && index_is_destination(spec, b) =>
             {
                 Ok(())
             }
@@ -1670,9 +1690,21 @@ impl<'c> Checker<'c> {
                     // constant there ("Arguments mismatch" for
                     // `atom.add.L2::cache_hint.u32 d, [a], b, 0d3FF0...`,
                     // corpus/legality/arith).
+                    // The same for the other plain-number operands (`num`:
+                    // masks, `mbarrier.pending_count`'s state, `bar.red`'s
+                    // predicate): "Arguments mismatch" for `0d3FF0...` and
+                    // `0f3F80...` there.
                     (Expr::F32(_) | Expr::F64(_), _) if spec.name == "cache-policy" => Err(
                         "a floating-point constant cannot be a cache policy (a 64-bit value from createpolicy)".into(),
                     ),
+                    (Expr::F32(_) | Expr::F64(_), k)
+                        if spec.number_only && k != Some(TypeKind::Float) =>
+                    {
+                        Err(format!(
+                            "a floating-point constant cannot stand for `{}` here (an integer)",
+                            spec.name
+                        ))
+                    }
                     // PTX ISA 4.5.2 has `.f32` and `.f64` floating-point
                     // constants only; ptxas: "Arguments mismatch" for one
                     // standing for a half or packed type
@@ -1889,6 +1921,13 @@ impl<'c> Checker<'c> {
             Some(e) if space_of(space) != Some(e) => Err(format!(
                 "`{name}` is in `{space}`, but this operand addresses `{e}`"
             )),
+            // An mbarrier object lives in shared memory (PTX ISA 9.7.13.15.1);
+            // ptxas 13.0 refuses another space's variable as the address of
+            // the generic forms ("Illegal state space for address operand",
+            // corpus/legality/arith)
+            None if ins.opcode == "mbarrier" && space_of(space) != Some(".shared") => Err(format!(
+                "`{name}` is in `{space}`: an mbarrier object is in shared memory"
+            )),
             // ptxas 13.0 (2026-11-27, `semantics/tests/declaration_rules.rs`):
             // the generic form of `prefetch.tensormap` takes a `.global`
             // variable's name, not a `.const` or `.param` one ("State space
@@ -2028,6 +2067,69 @@ fn red_async(ins: &Instruction) -> bool {
 }
 
 /// Whether `spec` is the first operand of its form (the destination).
+/// An mbarrier's operation words (`.arrive`, `.expect_tx`, `.parity`...)
+/// come first, in the syntax's order; its other qualifiers may follow in
+/// any order. ptxas 13.0 refuses `mbarrier.b64.init`,
+/// `mbarrier.expect_tx.arrive` and `mbarrier.try_wait.shared::cta.parity`
+/// ("Unknown modifier") and takes `mbarrier.init.b64.shared::cta` and
+/// `mbarrier.arrive.cta.release.shared::cta.b64` (corpus/legality/arith).
+fn mbarrier_operation_order(ins: &Instruction) -> Option<String> {
+    if ins.opcode != "mbarrier" {
+        return None;
+    }
+    const MAIN: &[&str] = &[
+        ".init",
+        ".inval",
+        ".arrive",
+        ".arrive_drop",
+        ".expect_tx",
+        ".complete_tx",
+        ".test_wait",
+        ".try_wait",
+        ".pending_count",
+    ];
+    const SECOND: &[&str] = &[".expect_tx", ".noComplete", ".parity"];
+    let first = ins.quals.first()?;
+    if !MAIN.contains(&first.as_str()) {
+        return Some(format!(
+            "`{}`: the operation (`.init`, `.arrive`, `.try_wait`...) comes first after `mbarrier`",
+            ins.full_opcode()
+        ));
+    }
+    let misplaced = ins
+        .quals
+        .iter()
+        .enumerate()
+        .skip(2)
+        .find(|(_, q)| MAIN.contains(&q.as_str()) || SECOND.contains(&q.as_str()));
+    match misplaced {
+        Some((_, q)) => Some(format!(
+            "`{}`: `{q}` belongs right after the operation it qualifies",
+            ins.full_opcode()
+        )),
+        None if ins
+            .quals
+            .get(1)
+            .is_some_and(|q| MAIN.contains(&q.as_str()) && q != ".expect_tx") =>
+        {
+            Some(format!(
+                "`{}`: one operation per mbarrier instruction",
+                ins.full_opcode()
+            ))
+        }
+        None => None,
+    }
+}
+
+/// The forms whose first operand is read, not written: the barriers
+/// (`bar.sync a`, `bar.warp.sync membermask`; PTX ISA 9.7.13.1-2).
+fn first_operand_is_a_source(form: &crate::catalogue::Form) -> bool {
+    matches!(
+        form.row.id,
+        "bar.sync" | "bar.arrive" | "barrier.sync" | "barrier.arrive" | "bar.warp.sync"
+    )
+}
+
 fn index_is_destination(spec: &crate::catalogue::OperandSpec, b: &Binding) -> bool {
     b.form
         .operands
@@ -2047,7 +2149,12 @@ fn index_is_destination(spec: &crate::catalogue::OperandSpec, b: &Binding) -> bo
 fn arith_qualifiers(ins: &Instruction) -> Vec<&str> {
     let keeps_pred = matches!(
         ins.opcode.as_str(),
-        "and"
+        // ptxas 13.0: "Unexpected instruction types" for `.pred` added to
+        // `mbarrier.arrive...b64` and `bar.red.popc.u32` (corpus/legality/arith)
+        "mbarrier"
+            | "bar"
+            | "barrier"
+            | "and"
             | "or"
             | "xor"
             | "not"

@@ -1,6 +1,8 @@
 //! PTX ISA versions and targets for what the catalogues do not describe:
-//! the instructions outside PTX ISA 9.7.9 and 9.7.1-9.7.7 (synchronisation,
-//! tensor-core, cluster instructions...), the special registers of PTX ISA
+//! the instructions outside PTX ISA 9.7.9, 9.7.1-9.7.7 and the rows of
+//! `catalogue::arith` (`atom`, `red`, `bar`/`barrier`, `membar`/`fence`,
+//! `mbarrier`): warp-level synchronisation, tensor-core and cluster
+//! instructions and more, the special registers of PTX ISA
 //! 10, the `.pragma` strings of PTX ISA 12 and the fundamental types of
 //! 5.2.1. Each entry states the requirement of the "PTX ISA Notes" and
 //! "Target ISA Notes" of its section (PTX ISA 9.0); where the notes are
@@ -10,8 +12,8 @@
 //! real-world corpus was checked against ptxas 13.0's messages there
 //! (`tools/realworld/variants.py`, corpus/realworld/README.md); the few
 //! without such a form (`.kind::i8`, `used_bytes_mask`, `%clock_hi`,
-//! `.cta` on `bar`/`barrier`, `wgmma.sp`) rest on the notes alone. The clauses that depend on operands (an `mbarrier.arrive` count
-//! or sink destination, the `scale-input-d` operand of `tcgen05.mma`) are
+//! `wgmma.sp`) rest on the notes alone. The clauses that depend on
+//! operands (the `scale-input-d` operand of `tcgen05.mma`) are
 //! [`instruction_operands`]'s.
 //!
 //! Requirements that hold "from PTX ISA 8.8" on family-specific targets
@@ -158,99 +160,13 @@ macro_rules! gates {
 }
 
 gates! {
-    // ---- PTX ISA 9.7.13.15 mbarrier ----
-    /// 9.7.13.15.9-.17: "mbarrier.{init, inval, arrive, arrive_drop,
-    /// test_wait, pending_count} introduced in PTX ISA version 7.0";
-    /// "Requires sm_80 or higher."
-    MBARRIER = ("`mbarrier`", "9.7.13.15", v(7, 0), SM_80);
-    /// 9.7.13.15.11/.12: "mbarrier.expect_tx / mbarrier.complete_tx
-    /// introduced in PTX ISA version 8.0"; "Requires sm_90 or higher."
-    MBARRIER_TX = ("`mbarrier.expect_tx`/`mbarrier.complete_tx`", "9.7.13.15.11", v(8, 0), SM_90);
-    /// 9.7.13.15.16: "mbarrier.test_wait.parity introduced in PTX ISA
-    /// version 7.1."
-    MBARRIER_TEST_WAIT_PARITY = ("`mbarrier.test_wait.parity`", "9.7.13.15.16", v(7, 1), SM_80);
-    /// 9.7.13.15.16: "mbarrier.try_wait introduced in PTX ISA version 7.8";
-    /// "mbarrier.try_wait requires sm_90 or higher."
-    MBARRIER_TRY_WAIT = ("`mbarrier.try_wait`", "9.7.13.15.16", v(7, 8), SM_90);
-    /// 9.7.13.15.13/.14: "Support for qualifier .expect_tx is introduced in
-    /// PTX ISA version 8.0"; "Qualifier .expect_tx requires sm_90 or
-    /// higher."
-    MBARRIER_EXPECT_TX = ("the `.expect_tx` qualifier", "9.7.13.15.13", v(8, 0), SM_90);
-    /// 9.7.13.15.13/.14: "Support for sub-qualifier ::cluster introduced in
-    /// PTX ISA version 8.0"; "Sub-qualifier ::cluster requires sm_90 or
-    /// higher."
-    MBARRIER_SHARED_CLUSTER = ("the `.shared::cluster` state space", "9.7.13.15.13", v(8, 0), SM_90);
-    /// 9.7.13.15.9-.17: "Support for sub-qualifier ::cta on .shared
-    /// introduced in PTX ISA version 7.8."
-    MBARRIER_SHARED_CTA = ("the `.shared::cta` state space", "9.7.13.15", v(7, 8), ANY);
-    /// 9.7.13.15.13/.14/.16: "Support for .scope and .sem (.release,
-    /// .acquire) qualifiers introduced in PTX ISA version 8.0."
-    MBARRIER_SEM = ("a `.sem` or `.scope` qualifier", "9.7.13.15", v(8, 0), ANY);
-    /// 9.7.13.15.13/.14/.16: "Support for .cluster scope requires sm_90 or
-    /// higher."
-    MBARRIER_CLUSTER = ("the `.cluster` scope", "9.7.13.15", v(8, 0), SM_90);
-    /// 9.7.13.15.13/.16: "Support for .relaxed qualifier introduced in PTX
-    /// ISA version 8.6"; "Support for .relaxed qualifier requires sm_90 or
-    /// higher."
-    MBARRIER_RELAXED = ("the `.relaxed` qualifier", "9.7.13.15", v(8, 6), SM_90);
-    /// 9.7.13.15.13: "Support for count argument without the modifier
-    /// .noComplete introduced in PTX ISA version 7.8"; "Support for count
-    /// argument without the modifier .noComplete requires sm_90 or higher."
-    MBARRIER_ARRIVE_COUNT = ("a count operand without `.noComplete`", "9.7.13.15.13", v(7, 8), SM_90);
-    /// 9.7.13.15.13: "Support for sink symbol '_' as the destination
-    /// operand is introduced in PTX ISA version 7.1."
-    MBARRIER_ARRIVE_SINK = ("the sink `_` destination", "9.7.13.15.13", v(7, 1), ANY);
+    // ---- PTX ISA 9.7.13.15 mbarrier (the rest: catalogue::arith) ----
     /// 9.7.13.15.15: "cp.async.mbarrier.arrive introduced in PTX ISA
     /// version 7.0"; "Requires sm_80 or higher."
     CP_ASYNC_MBARRIER_ARRIVE = ("`cp.async.mbarrier.arrive`", "9.7.13.15.15", v(7, 0), SM_80);
-
-    // ---- PTX ISA 9.7.13.4 membar/fence ----
-    /// 9.7.13.4: "membar.sys introduced in PTX ISA version 2.0";
-    /// "membar.sys requires sm_20 or higher."
-    MEMBAR_SYS = ("`membar.sys`", "9.7.13.4", v(2, 0), SM_20);
-    /// 9.7.13.4: "fence.{sc, acq_rel} introduced in PTX ISA version 6.0";
-    /// "fence.{sc, acq_rel} ... require sm_70 or higher."
-    FENCE = ("`fence`", "9.7.13.4", v(6, 0), SM_70);
-    /// 9.7.13.4: "fence.proxy.alias introduced in PTX ISA version 7.5";
-    /// "fence.proxy.alias requires sm_70 or higher."
-    FENCE_PROXY_ALIAS = ("`fence.proxy.alias`", "9.7.13.4", v(7, 5), SM_70);
-    /// 9.7.13.4: "fence.proxy.async introduced in PTX ISA version 8.0";
-    /// "fence.proxy.async requires sm_90 or higher."
-    FENCE_PROXY_ASYNC = ("`fence.proxy.async`", "9.7.13.4", v(8, 0), SM_90);
-    /// 9.7.13.4: "fence.proxy.tensormap::generic introduced in PTX ISA
-    /// version 8.3"; "requires sm_90 or higher."
-    FENCE_PROXY_TENSORMAP = ("`fence.proxy.tensormap::generic`", "9.7.13.4", v(8, 3), SM_90);
-    /// 9.7.13.4: "fence.mbarrier_init introduced in PTX ISA version 8.0";
-    /// "fence.mbarrier_init requires sm_90 or higher."
-    FENCE_MBARRIER_INIT = ("`fence.mbarrier_init`", "9.7.13.4", v(8, 0), SM_90);
-    /// 9.7.13.4: "Support for .sync_restrict and fence.proxy.async::generic
-    /// introduced in PTX ISA version 8.6"; "requires sm_90 or higher."
-    FENCE_SYNC_RESTRICT = ("the `.sync_restrict` qualifier", "9.7.13.4", v(8, 6), SM_90);
-    /// 9.7.13.4: "Support for .cluster scope introduced in PTX ISA version
-    /// 7.8"; "Support for .cluster scope requires sm_90 or higher."
-    FENCE_CLUSTER = ("the `.cluster` scope", "9.7.13.4", v(7, 8), SM_90);
-
-    // ---- PTX ISA 9.7.13.1-3 barriers ----
-    /// 9.7.13.1: "Register operands, thread count, and bar.{arrive,red}
-    /// introduced in PTX ISA version 2.0"; "bar.{arrive,red} require sm_20
-    /// or higher."
-    BAR_ARRIVE_RED = ("`bar.arrive`/`bar.red`", "9.7.13.1", v(2, 0), SM_20);
-    /// 9.7.13.1: "barrier.{sync,arrive,red} introduced in PTX ISA version
-    /// 6.0"; "barrier.{sync,arrive,red} instructions require sm_70 or
-    /// higher."
-    BARRIER = ("`barrier`", "9.7.13.1", v(6, 0), SM_70);
-    /// 9.7.13.1: "Support for .cta qualifier introduced in PTX ISA version
-    /// 7.8."
-    BARRIER_CTA = ("the `.cta` qualifier", "9.7.13.1", v(7, 8), ANY);
-    /// 9.7.13.2: "bar.warp.sync introduced in PTX ISA version 6.0";
-    /// "Requires sm_30 or higher."
-    BAR_WARP_SYNC = ("`bar.warp.sync`", "9.7.13.2", v(6, 0), SM_30);
-    /// 9.7.13.3: "barrier.cluster introduced in PTX ISA version 7.8";
-    /// "Requires sm_90 or higher."
-    BARRIER_CLUSTER = ("`barrier.cluster`", "9.7.13.3", v(7, 8), SM_90);
-    /// 9.7.13.3: "Support for .acquire, .relaxed, .release qualifiers
-    /// introduced in PTX ISA version 8.0."
-    BARRIER_CLUSTER_SEM = ("a `.acquire`/`.release`/`.relaxed` qualifier", "9.7.13.3", v(8, 0), SM_90);
+    /// 9.7.13.15.15: "Support for sub-qualifier ::cta on .shared
+    /// introduced in PTX ISA version 7.8."
+    MBARRIER_SHARED_CTA = ("the `.shared::cta` state space", "9.7.13.15", v(7, 8), ANY);
 
     // ---- PTX ISA 9.7.13.7-18 ----
     /// 9.7.13.7: "red.async introduced in PTX ISA version 8.1"; "Requires
@@ -520,10 +436,6 @@ fn is_envreg(name: &str) -> bool {
 pub fn instruction(opcode: &str, quals: &[String]) -> Vec<&'static Gate> {
     let mut out = Vec::new();
     match opcode {
-        "mbarrier" => mbarrier(quals, &mut out),
-        "fence" => fence(quals, &mut out),
-        "membar" if has(quals, ".sys") => out.push(gate(GateId::MEMBAR_SYS)),
-        "bar" | "barrier" => barrier(opcode, quals, &mut out),
         "red" if first(quals) == ".async" => out.push(gate(GateId::RED_ASYNC)),
         "vote" if has(quals, ".sync") => out.push(gate(GateId::VOTE_SYNC)),
         "brx" => out.push(gate(GateId::BRX_IDX)),
@@ -597,8 +509,7 @@ pub fn instruction(opcode: &str, quals: &[String]) -> Vec<&'static Gate> {
 }
 
 /// The gates an instruction outside the catalogues must pass that depend on
-/// its operands as well (PTX ISA 9.7.13.15.13 `mbarrier.arrive`'s count and
-/// sink destination, 9.7.16 `tcgen05.mma`'s `scale-input-d`): to be asked
+/// its operands as well (PTX ISA 9.7.16 `tcgen05.mma`'s `scale-input-d`): to be asked
 /// next to [`instruction`]. Allocates only when a gate applies.
 pub fn instruction_operands(
     opcode: &str,
@@ -608,14 +519,6 @@ pub fn instruction_operands(
     use crate::ptx::ast::OperandKind;
     let mut out = Vec::new();
     match (opcode, first(quals)) {
-        ("mbarrier", ".arrive") => {
-            if operands.len() == 3 && !has(quals, ".noComplete") && !has(quals, ".expect_tx") {
-                out.push(gate(GateId::MBARRIER_ARRIVE_COUNT));
-            }
-            if matches!(operands.first().map(|o| &o.kind), Some(OperandKind::Name(n)) if n == "_") {
-                out.push(gate(GateId::MBARRIER_ARRIVE_SINK));
-            }
-        }
         // `[d-tmem], a-desc, b-desc, idesc {, disable-output-lane},
         // enable-input-d {, scale-input-d}`: enable-input-d is a predicate,
         // so a last immediate is scale-input-d. The `.ws` and
@@ -637,89 +540,6 @@ pub fn instruction_operands(
 /// shared with the 9.7.9 `cp` instructions.
 fn is_cp_async_mbarrier_arrive(quals: &[String]) -> bool {
     quals.len() >= 3 && quals[0] == ".async" && quals[1] == ".mbarrier" && quals[2] == ".arrive"
-}
-
-/// PTX ISA 9.7.13.15: the operation's own gate, then its qualifiers'.
-fn mbarrier(quals: &[String], out: &mut Vec<&'static Gate>) {
-    let op = first(quals);
-    let own = match op {
-        ".expect_tx" | ".complete_tx" => GateId::MBARRIER_TX,
-        ".try_wait" => GateId::MBARRIER_TRY_WAIT,
-        ".test_wait" if has(quals, ".parity") => GateId::MBARRIER_TEST_WAIT_PARITY,
-        _ => GateId::MBARRIER,
-    };
-    out.push(gate(own));
-    if op != ".expect_tx" && has(quals, ".expect_tx") {
-        out.push(gate(GateId::MBARRIER_EXPECT_TX));
-    }
-    if has(quals, ".shared::cluster") {
-        out.push(gate(GateId::MBARRIER_SHARED_CLUSTER));
-    }
-    if has(quals, ".shared::cta") {
-        out.push(gate(GateId::MBARRIER_SHARED_CTA));
-    }
-    // `mbarrier.expect_tx` and `mbarrier.complete_tx` have `.relaxed` from
-    // their introduction on.
-    if own != GateId::MBARRIER_TX && has(quals, ".relaxed") {
-        out.push(gate(GateId::MBARRIER_RELAXED));
-    }
-    if has(quals, ".release") || has(quals, ".acquire") || has(quals, ".cta") {
-        out.push(gate(GateId::MBARRIER_SEM));
-    }
-    if has(quals, ".cluster") {
-        out.push(gate(GateId::MBARRIER_CLUSTER));
-    }
-}
-
-/// PTX ISA 9.7.13.4: `fence` and its proxy and restricted forms.
-fn fence(quals: &[String], out: &mut Vec<&'static Gate>) {
-    out.push(gate(GateId::FENCE));
-    if has(quals, ".proxy") {
-        if has(quals, ".alias") {
-            out.push(gate(GateId::FENCE_PROXY_ALIAS));
-        }
-        if has(quals, ".async") {
-            out.push(gate(GateId::FENCE_PROXY_ASYNC));
-        }
-        if has(quals, ".tensormap::generic") {
-            out.push(gate(GateId::FENCE_PROXY_TENSORMAP));
-        }
-    }
-    if has(quals, ".mbarrier_init") {
-        out.push(gate(GateId::FENCE_MBARRIER_INIT));
-    }
-    if has_prefix(quals, ".sync_restrict") || has(quals, ".async::generic") {
-        out.push(gate(GateId::FENCE_SYNC_RESTRICT));
-    }
-    if has(quals, ".cluster") {
-        out.push(gate(GateId::FENCE_CLUSTER));
-    }
-}
-
-/// PTX ISA 9.7.13.1-3: `bar`, `barrier`, `bar.warp.sync`, `barrier.cluster`.
-fn barrier(opcode: &str, quals: &[String], out: &mut Vec<&'static Gate>) {
-    match first(quals) {
-        ".cluster" if opcode == "barrier" => {
-            out.push(gate(GateId::BARRIER_CLUSTER));
-            if has(quals, ".acquire") || has(quals, ".release") || has(quals, ".relaxed") {
-                out.push(gate(GateId::BARRIER_CLUSTER_SEM));
-            }
-            return;
-        }
-        ".warp" if opcode == "bar" => {
-            out.push(gate(GateId::BAR_WARP_SYNC));
-            return;
-        }
-        _ => {}
-    }
-    if opcode == "barrier" {
-        out.push(gate(GateId::BARRIER));
-    } else if has(quals, ".arrive") || has(quals, ".red") {
-        out.push(gate(GateId::BAR_ARRIVE_RED));
-    }
-    if first(quals) == ".cta" {
-        out.push(gate(GateId::BARRIER_CTA));
-    }
 }
 
 /// PTX ISA 9.7.16: every `tcgen05` instruction, with `shift` and `ld.red`

@@ -55,7 +55,8 @@ fn sample(form: &Form, legal: bool, rng: &mut Rng) -> (String, String, Vec<Strin
     let mut last = None;
     for _ in 0..if legal { 30 } else { 1 } {
         let (target, ptx) = pick_setting(rng);
-        let (quals, ops) = sample_operands(form, rng);
+        let (quals, mut ops) = sample_operands(form, rng);
+        sink_state(form, &quals, &mut ops, rng);
         let texts: Vec<String> = ops.iter().map(|o| o.text.clone()).collect();
         let v = Variant {
             target: target.clone(),
@@ -70,6 +71,21 @@ fn sample(form: &Form, legal: bool, rng: &mut Rng) -> (String, String, Vec<Strin
         }
     }
     last.unwrap_or_default()
+}
+
+/// The `state` destination of an `mbarrier` arrive as the sink `_`: always
+/// on a `.shared::cluster` mbarrier ("mbarrier.arrive{.sem}{.scope}{.shared::cluster}.b64
+/// _, [addr]", PTX ISA 9.7.13.15.13), one time in four elsewhere.
+fn sink_state(form: &Form, quals: &[String], ops: &mut [Sampled], rng: &mut Rng) {
+    if form.opcode != "mbarrier" {
+        return;
+    }
+    if let Some(first) = ops.first_mut() {
+        let cluster = quals.iter().any(|q| q == ".shared::cluster");
+        if first.spec == 0 && first.name == "state" && (cluster || rng.chance(25)) {
+            first.text = "_".into();
+        }
+    }
 }
 
 /// A register of the same kind as `ty` but another width, if any.
@@ -1104,6 +1120,85 @@ pub const PROBES: &[(&str, &str, &str)] = &[
         "sm_90",
         "8.0",
         "atom.shared::cluster.add.L2::cache_hint.u32 %t_u32_0, [svar], 1, %t_b64_0",
+    ),
+    // Synchronisation (9.7.13.1-4, 9.7.13.15): qualifier order, which the
+    // rows leave free for `mbarrier` and fix for the rest.
+    ("sm_90", "8.6", "mbarrier.b64.init.shared [svar], 1"),
+    ("sm_90", "8.6", "mbarrier.init.b64.shared::cta [svar], 1"),
+    (
+        "sm_90",
+        "8.6",
+        "mbarrier.arrive.shared::cta.release.cta.b64 %t_b64_0, [svar]",
+    ),
+    (
+        "sm_90",
+        "8.6",
+        "mbarrier.arrive.cta.release.shared::cta.b64 %t_b64_0, [svar]",
+    ),
+    (
+        "sm_90",
+        "8.6",
+        "mbarrier.expect_tx.arrive.shared::cta.b64 %t_b64_0, [svar], 16",
+    ),
+    (
+        "sm_90",
+        "8.6",
+        "mbarrier.try_wait.shared::cta.parity.b64 %t_pred_0, [svar], %t_u32_0",
+    ),
+    ("sm_90", "8.6", "fence.gpu.sc"),
+    ("sm_90", "8.6", "fence.sc.acq_rel.gpu"),
+    ("sm_90", "8.6", "fence.release.proxy.tensormap::generic.gpu"),
+    ("sm_90", "8.6", "fence.proxy.async.shared"),
+    ("sm_90", "8.6", "fence.proxy.async.shared::cta.global"),
+    ("sm_90", "8.6", "bar.sync.cta 0"),
+    ("sm_90", "8.6", "barrier.aligned.sync 0"),
+    ("sm_90", "8.6", "barrier.cluster.arrive.aligned.release"),
+    ("sm_90", "8.6", "bar.red.popc.u32 %t_u32_0, 0, %t_pred_0, %t_pred_1"),
+    // The sink: on a `.shared::cta` arrive, on a cluster arrive with a
+    // register, on the other mbarrier destinations.
+    ("sm_90", "8.6", "mbarrier.arrive.shared::cta.b64 _, [svar]"),
+    (
+        "sm_90",
+        "8.6",
+        "mbarrier.arrive.relaxed.cluster.shared::cluster.b64 %t_b64_0, [svar]",
+    ),
+    (
+        "sm_90",
+        "8.6",
+        "mbarrier.test_wait.shared::cta.b64 _, [svar], %t_b64_0",
+    ),
+    ("sm_90", "8.6", "mbarrier.pending_count.b64 _, %t_b64_0"),
+    // Versions and targets the notes name and the variants did not show:
+    // `.acquire`/`.release` thread fences before PTX ISA 7.0, membar.proxy,
+    // a count on arrive_drop without `.noComplete` below sm_90.
+    ("sm_75", "6.3", "fence.acquire.gpu"),
+    ("sm_75", "6.3", "fence.release.cta"),
+    ("sm_80", "7.5", "membar.proxy.alias"),
+    ("sm_90", "8.0", "membar.proxy.async"),
+    ("sm_80", "7.0", "mbarrier.arrive_drop.shared.b64 %t_b64_0, [svar], 1"),
+    ("sm_80", "7.8", "mbarrier.arrive_drop.shared.b64 %t_b64_0, [svar], 1"),
+    ("sm_80", "8.0", "mbarrier.arrive_drop.release.cta.shared.b64 %t_b64_0, [svar]"),
+    ("sm_75", "6.3", "bar.warp.sync -1"),
+    ("sm_80", "7.0", "membar.sys"),
+    // Operand types: 64-bit and float registers for the 32-bit operands.
+    ("sm_90", "8.6", "bar.sync %t_b64_0"),
+    ("sm_90", "8.6", "bar.sync %t_f32_0"),
+    ("sm_90", "8.6", "bar.warp.sync %t_f32_0"),
+    ("sm_90", "8.6", "mbarrier.init.shared::cta.b64 [svar], %t_b64_0"),
+    (
+        "sm_90",
+        "8.6",
+        "mbarrier.arrive.shared::cta.b64 %t_f64_0, [svar]",
+    ),
+    (
+        "sm_90",
+        "8.6",
+        "fence.proxy.tensormap::generic.acquire.gpu [gvar], 128",
+    ),
+    (
+        "sm_90",
+        "8.6",
+        "fence.proxy.tensormap::generic.acquire.gpu [%t_b64_0], 0x80",
     ),
 ];
 

@@ -1,9 +1,11 @@
 //! Rows for the arithmetic, comparison and logic instructions of PTX ISA
 //! chapter 9.7 outside 9.7.9: integer (9.7.1), extended precision (9.7.2),
 //! floating point (9.7.3), half precision (9.7.4), comparison and selection
-//! (9.7.6), logic and shift (9.7.7), and the atomic and reduction
+//! (9.7.6), logic and shift (9.7.7), the atomic and reduction
 //! operations `atom` (9.7.13.5) and `red` (9.7.13.6; not `red.async`,
-//! which the checker keeps out of these rows). Same notation as the 9.7.9 rows (see
+//! which the checker keeps out of these rows), and the synchronisation
+//! instructions `bar`/`barrier` (9.7.13.1-3), `membar`/`fence` (9.7.13.4)
+//! and `mbarrier` (9.7.13.15; not `cp.async.mbarrier.arrive`). Same notation as the 9.7.9 rows (see
 //! the parent module), kept in a catalogue of their own so that the
 //! generator, the simulator and the 9.7.9 coverage tests, which read
 //! [`Catalogue::get`], see no change; the checker reads both.
@@ -19,6 +21,7 @@ mod float;
 mod half;
 mod integer;
 mod logic;
+mod sync;
 
 use super::{Catalogue, NotationError, Row};
 use std::sync::OnceLock;
@@ -41,6 +44,12 @@ pub static ALL: &[&[Row]] = &[
     // seeds for the families above.
     atomic::ATOM,
     atomic::RED,
+    // After the atomics, for the same reason.
+    sync::ARRIVE,
+    sync::ARRIVE_DROP,
+    sync::MBARRIER_ROWS,
+    sync::FENCE,
+    sync::BAR,
 ];
 
 /// The instructions these rows cover, as the manual names them (the
@@ -110,6 +119,23 @@ pub static INSTRUCTIONS: &[&str] = &[
     // 9.7.13.5, 9.7.13.6 (PTX ISA 9.0's numbering)
     "atom",
     "red",
+    // 9.7.13.1-9.7.13.4
+    "bar",
+    "barrier",
+    "bar.warp.sync",
+    "barrier.cluster",
+    "membar",
+    "fence",
+    // 9.7.13.15 (not cp.async.mbarrier.arrive, whose first word is `cp`)
+    "mbarrier.init",
+    "mbarrier.inval",
+    "mbarrier.expect_tx",
+    "mbarrier.complete_tx",
+    "mbarrier.arrive",
+    "mbarrier.arrive_drop",
+    "mbarrier.test_wait",
+    "mbarrier.try_wait",
+    "mbarrier.pending_count",
 ];
 
 /// The arithmetic catalogue, parsed once (rows with a notation error are
@@ -137,8 +163,20 @@ mod tests {
     #[test]
     fn ids_are_unique_and_sections_are_outside_9_7_9() {
         let sections = [
-            "9.7.1.", "9.7.2.", "9.7.3.", "9.7.4.", "9.7.5.", "9.7.6.", "9.7.7.", "9.7.13.5",
+            "9.7.1.",
+            "9.7.2.",
+            "9.7.3.",
+            "9.7.4.",
+            "9.7.5.",
+            "9.7.6.",
+            "9.7.7.",
+            "9.7.13.5",
             "9.7.13.6",
+            "9.7.13.1",
+            "9.7.13.2",
+            "9.7.13.3",
+            "9.7.13.4",
+            "9.7.13.15.",
         ];
         let mut ids: Vec<&str> = ALL.iter().flat_map(|f| f.iter()).map(|r| r.id).collect();
         ids.sort();
