@@ -6,8 +6,10 @@
 //! the same verdict wherever the real-world variants hold the form,
 //! corpus/realworld/README.md); every module was written for this test.
 
+mod common;
+
+use common::cases::{findings, Case};
 use ptx_semantics::catalogue::{PtxVersion, Target};
-use ptx_semantics::check::{check_module, Options};
 use ptx_semantics::gates;
 use ptx_semantics::ptx::ast::{Item, Stmt};
 use ptx_semantics::ptx::parse;
@@ -22,42 +24,9 @@ fn module(version: &str, target: &str, body: &str) -> String {
     )
 }
 
-/// Every message the checker gives; a parse error counts as one.
-fn findings(src: &str) -> Vec<String> {
-    match parse(src) {
-        Ok(m) => check_module(&m, &Options::default())
-            .into_iter()
-            .map(|d| d.message)
-            .collect(),
-        Err(e) => vec![format!("parse error: {e}")],
-    }
-}
-
-/// (version, target, kernel body, expected): `None` when the notes accept
-/// the module (no finding at all), `Some(text)` when they refuse it (a
-/// finding contains `text`: the gate's name and what it needs).
-type Row = (
-    &'static str,
-    &'static str,
-    &'static str,
-    Option<&'static str>,
-);
-
-fn run(rows: &[Row]) {
-    let mut failures = Vec::new();
-    for &(version, target, body, expected) in rows {
-        let found = findings(&module(version, target, body));
-        let ok = match expected {
-            None => found.is_empty(),
-            Some(text) => found.iter().any(|m| m.contains(text)),
-        };
-        if !ok {
-            failures.push(format!(
-                "{version} {target} `{body}`: expected {expected:?}, found {found:?}"
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+/// The cases of this file, each in [`module`].
+fn run(cases: &[Case]) {
+    common::cases::run(cases, module);
 }
 
 /// `cp.async.mbarrier.arrive` keeps its gate (its first word is 9.7.9's

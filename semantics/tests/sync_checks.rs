@@ -9,8 +9,9 @@
 //! The version and target cases were `tests/gates.rs`'s before these
 //! instructions had rows.
 
-use ptx_semantics::check::{check_module, Options};
-use ptx_semantics::ptx::parse;
+mod common;
+
+use common::cases::Case;
 
 /// A kernel of `body` under `.version` and `.target`, with registers
 /// `%r<8>` (b32), `%rd<8>` (b64), `%f<4>` (f32), `%p<4>` (pred), a
@@ -24,42 +25,9 @@ fn module(version: &str, target: &str, body: &str) -> String {
     )
 }
 
-/// Every message the checker gives; a parse error counts as one.
-fn findings(src: &str) -> Vec<String> {
-    match parse(src) {
-        Ok(m) => check_module(&m, &Options::default())
-            .into_iter()
-            .map(|d| d.message)
-            .collect(),
-        Err(e) => vec![format!("parse error: {e}")],
-    }
-}
-
-/// (version, target, kernel body, expected): `None` when the module is
-/// legal (no finding at all), `Some(text)` when it is not (a finding
-/// contains `text`).
-type Case = (
-    &'static str,
-    &'static str,
-    &'static str,
-    Option<&'static str>,
-);
-
+/// The cases of this file, each in [`module`].
 fn run(cases: &[Case]) {
-    let mut failures = Vec::new();
-    for &(version, target, body, expected) in cases {
-        let found = findings(&module(version, target, body));
-        let ok = match expected {
-            None => found.is_empty(),
-            Some(text) => found.iter().any(|m| m.contains(text)),
-        };
-        if !ok {
-            failures.push(format!(
-                "{version} {target} `{body}`: expected {expected:?}, found {found:?}"
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    common::cases::run(cases, module);
 }
 
 /// Forms of the syntax blocks, written as the manual's examples and as
