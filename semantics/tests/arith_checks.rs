@@ -192,10 +192,11 @@ fn located_messages_for_the_issue_examples() {
         ),
         ("sm_90", "div.f32 %t_f32_0, %t_f32_1, %t_f32_2", "required"),
         ("sm_90", "sin.approx.f64 %t_f64_0, %t_f64_1", "`.f64`"),
+        // the `.wide` form the instruction names, whose types stop at 32 bits
         (
             "sm_90",
             "mul.wide.u64 %t_u64_0, %t_u64_1, %t_u64_2",
-            "`.wide`",
+            "qualifier `.u64` is not allowed here (closest form: `mul.wide.type`)",
         ),
     ];
     for (target, instr, says) in cases {

@@ -859,6 +859,20 @@ fn what_ptxas_showed() {
             "mbarrier.arrive.shared::cta.b64 %rd1, [bar], 0;",
             Some("non-zero positive"),
         ),
+        // A wrong qualifier names the closest form of the operation
+        // written, not another operation's.
+        (
+            "8.6",
+            "sm_90",
+            "mbarrier.test_wait.release.cta.shared::cta.b64 %p1, [bar], %rd1;",
+            Some("closest form: `mbarrier.test_wait"),
+        ),
+        (
+            "8.6",
+            "sm_90",
+            "barrier.cluster.wait.release;",
+            Some("closest form: `barrier.cluster.wait"),
+        ),
         // "Illegal state space for address operand": a `.global` object.
         (
             "8.6",

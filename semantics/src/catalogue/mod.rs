@@ -317,7 +317,24 @@ impl Catalogue {
                     Resolve::Qualifiers { form, mismatch: m }
                 }
             };
-            if best.as_ref().is_none_or(|b| miss.score() > b.score()) {
+            // On a tie, the form whose required words the written
+            // qualifiers begin with, the longest run (`mbarrier.test_wait.release`
+            // is a test_wait with a wrong `.sem`, not an arrive).
+            let alike = |r: &Resolve| {
+                let form = match r {
+                    Resolve::Qualifiers { form, .. } | Resolve::Rule { form, .. } => form,
+                    Resolve::UnknownOpcode => return 0,
+                };
+                form.required_literals
+                    .iter()
+                    .zip(quals)
+                    .take_while(|(want, got)| want.as_str() == **got)
+                    .count()
+            };
+            if best
+                .as_ref()
+                .is_none_or(|b| (miss.score(), alike(&miss)) > (b.score(), alike(b)))
+            {
                 best = Some(miss);
             }
         }
