@@ -11,11 +11,13 @@
 //! entry whose form occurs in the `.target`/`.version` variants of the
 //! real-world corpus was checked against ptxas 13.0's messages there
 //! (`tools/realworld/variants.py`, corpus/realworld/README.md); the few
-//! without such a form (`.kind::i8`, `%clock_hi`, `wgmma.sp`) rest on the
-//! notes alone; `used_bytes_mask` (8.3) was checked on its own (ptxas 13.0
-//! refuses it under `.version 8.2`: "Feature 'used_bytes_mask' requires PTX
-//! ISA .version 8.3 or later", and `bar.cta`/`barrier.cta` under 7.7, as the
-//! rows of `catalogue::arith::sync` say). The clauses that depend on
+//! without such a form (`.kind::i8`, `%clock_hi`) rest on the notes alone;
+//! `used_bytes_mask` (8.3) and `wgmma.mma_async.sp` (8.2) were checked on
+//! small modules (ptxas 13.0 under the version below: "Feature
+//! 'used_bytes_mask' requires PTX ISA .version 8.3 or later", "Feature
+//! 'Sparse WGMMA with floating point types' requires PTX ISA .version 8.2
+//! or later"; and `bar.cta`/`barrier.cta` under 7.7, as the rows of
+//! `catalogue::arith::sync` say). The clauses that depend on
 //! operands (the `scale-input-d` operand of `tcgen05.mma`) are
 //! [`instruction_operands`]'s.
 //!
