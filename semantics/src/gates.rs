@@ -11,13 +11,15 @@
 //! entry whose form occurs in the `.target`/`.version` variants of the
 //! real-world corpus was checked against ptxas 13.0's messages there
 //! (`tools/realworld/variants.py`, corpus/realworld/README.md); the few
-//! without such a form (`.kind::i8`, `%clock_hi`) rest on the notes alone;
-//! `used_bytes_mask` (8.3) and `wgmma.mma_async.sp` (8.2) were checked on
-//! small modules (ptxas 13.0 under the version below: "Feature
-//! 'used_bytes_mask' requires PTX ISA .version 8.3 or later", "Feature
-//! 'Sparse WGMMA with floating point types' requires PTX ISA .version 8.2
-//! or later"; and `bar.cta`/`barrier.cta` under 7.7, as the rows of
-//! `catalogue::arith::sync` say). The clauses that depend on
+//! without such a form (`%clock_hi`, whose PTX ISA 5.0 lies below what
+//! ptxas 13.0 takes for any target it compiles) rests on the notes alone;
+//! `used_bytes_mask` (8.3), `wgmma.mma_async.sp` (8.2) and `.kind::i8`
+//! (architecture-specific targets only) were checked on small modules
+//! (ptxas 13.0: "Feature 'used_bytes_mask' requires PTX ISA .version 8.3 or
+//! later", "Feature 'Sparse WGMMA with floating point types' requires PTX
+//! ISA .version 8.2 or later", "Feature '.kind::i8' not supported on
+//! .target 'sm_100f'"; and `bar.cta`/`barrier.cta` under 7.7, as the rows
+//! of `catalogue::arith::sync` say). The clauses that depend on
 //! operands (the `scale-input-d` operand of `tcgen05.mma`) are
 //! [`instruction_operands`]'s.
 //!
