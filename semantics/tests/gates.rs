@@ -336,6 +336,47 @@ fn video_matrix_and_misc_gates() {
             "redux.sync.max.NaN.f32 %r1, %r2, -1;",
             Some("the `.f32` type needs target sm_100a or sm_100f"),
         ),
+        // Checked with ptxas 13.0 on small modules (2026-11-27): sparse
+        // `wgmma` PTX ISA 8.2 ("Feature 'Sparse WGMMA with floating point
+        // types' requires PTX ISA .version 8.2"), `.kind::i8` on the
+        // architecture-specific targets only ("not supported on .target
+        // 'sm_100f'"), the `used_bytes_mask` pragma PTX ISA 8.3.
+        (
+            "8.2",
+            "sm_90a",
+            "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%r1, %r2, %r3, %r4}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0;",
+            None,
+        ),
+        (
+            "8.1",
+            "sm_90a",
+            "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%r1, %r2, %r3, %r4}, %rd1, %rd2, %r1, 0, %p1, 1, 1, 0, 0;",
+            Some("`wgmma.mma_async.sp` needs PTX ISA 8.2"),
+        ),
+        (
+            "8.8",
+            "sm_100a",
+            "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, %p1;",
+            None,
+        ),
+        (
+            "8.8",
+            "sm_100f",
+            "tcgen05.mma.cta_group::1.kind::i8 [%r1], %rd1, %rd2, %r2, %p1;",
+            Some("the `.kind::i8` qualifier needs target sm_100a"),
+        ),
+        (
+            "8.3",
+            "sm_80",
+            ".pragma \"used_bytes_mask 0xfff\";\n ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];",
+            None,
+        ),
+        (
+            "8.2",
+            "sm_80",
+            ".pragma \"used_bytes_mask 0xfff\";\n ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];",
+            Some("needs PTX ISA 8.3"),
+        ),
         // 9.7.19: setmaxnreg aside, nanosleep PTX ISA 6.3, sm_70.
         ("6.3", "sm_70", "nanosleep.u32 %r1;", None),
         (
