@@ -1181,29 +1181,44 @@ impl<'c> Checker<'c> {
     }
 
     fn requirement(&mut self, ins: &Instruction, form: &Form, req: &Requirement, what: &str) {
-        let section = Some(form.row.section);
+        self.require(
+            ins.opcode_span,
+            &ins.full_opcode(),
+            what,
+            Some(form.row.section),
+            req,
+        );
+    }
+
+    /// The findings of a requirement unmet by the module's `.version` or
+    /// `.target`: `written` is what the instruction or directive says,
+    /// `what` the feature that needs the requirement.
+    fn require(
+        &mut self,
+        span: Span,
+        written: &str,
+        what: &str,
+        section: Option<&'static str>,
+        req: &Requirement,
+    ) {
         if let (Some(v), Some(need)) = (self.ptx, req.ptx) {
             if v < need {
                 self.diag(
-                    ins.opcode_span,
+                    span,
                     "ptx-version",
                     section,
-                    format!(
-                        "`{}`: {what} needs PTX ISA {need} or later (the module is PTX ISA {v})",
-                        ins.full_opcode()
-                    ),
+                    format!("`{written}`: {what} needs PTX ISA {need} or later (the module is PTX ISA {v})"),
                 );
             }
         }
         if let Some(t) = self.target {
             if !req.allows_target(t) {
                 self.diag(
-                    ins.opcode_span,
+                    span,
                     "target",
                     section,
                     format!(
-                        "`{}`: {what} needs target {} (the target is {t})",
-                        ins.full_opcode(),
+                        "`{written}`: {what} needs target {} (the target is {t})",
                         req.targets_text()
                     ),
                 );
@@ -1214,30 +1229,7 @@ impl<'c> Checker<'c> {
     /// A requirement of [`crate::gates`]: a PTX ISA version and targets
     /// for an instruction outside the catalogues or a special register.
     fn gate(&mut self, span: Span, written: &str, gate: &crate::gates::Gate) {
-        let what = gate.what;
-        if let (Some(v), Some(need)) = (self.ptx, gate.req.ptx) {
-            if v < need {
-                self.diag(
-                    span,
-                    "ptx-version",
-                    Some(gate.section),
-                    format!("`{written}`: {what} needs PTX ISA {need} or later (the module is PTX ISA {v})"),
-                );
-            }
-        }
-        if let Some(t) = self.target {
-            if !gate.req.allows_target(t) {
-                self.diag(
-                    span,
-                    "target",
-                    Some(gate.section),
-                    format!(
-                        "`{written}`: {what} needs target {} (the target is {t})",
-                        gate.req.targets_text()
-                    ),
-                );
-            }
-        }
+        self.require(span, written, gate.what, Some(gate.section), &gate.req);
     }
 
     /// The special registers an instruction reads (PTX ISA 10), against
@@ -1685,18 +1677,12 @@ impl<'c> Checker<'c> {
                         t.kind == TypeKind::Packed || (t.kind == TypeKind::Float && t.bits == 16)
                     });
                 match (e, kind) {
-                    // A cache policy is the 64-bit value `createpolicy` makes
-                    // (PTX ISA 9.7.9.18); ptxas 13.0 refuses a floating-point
-                    // constant there ("Arguments mismatch" for
-                    // `atom.add.L2::cache_hint.u32 d, [a], b, 0d3FF0...`,
-                    // corpus/legality/arith).
-                    // The same for the other plain-number operands (`num`:
-                    // masks, `mbarrier.pending_count`'s state, `bar.red`'s
-                    // predicate): "Arguments mismatch" for `0d3FF0...` and
-                    // `0f3F80...` there.
-                    (Expr::F32(_) | Expr::F64(_), _) if spec.name == "cache-policy" => Err(
-                        "a floating-point constant cannot be a cache policy (a 64-bit value from createpolicy)".into(),
-                    ),
+                    // A plain-number operand (`num`) that is not a float takes
+                    // no floating-point constant: ptxas 13.0 "Arguments
+                    // mismatch" for a cache policy (the 64-bit value of
+                    // `createpolicy`, PTX ISA 9.7.9.18; `atom.add.L2::cache_hint.u32
+                    // d, [a], b, 0d3FF0...`), `mbarrier.pending_count`'s state
+                    // and `bar.red`'s predicate (corpus/legality/arith).
                     (Expr::F32(_) | Expr::F64(_), k)
                         if spec.number_only && k != Some(TypeKind::Float) =>
                     {
@@ -1803,19 +1789,15 @@ impl<'c> Checker<'c> {
             }
             OperandKind::Vector(items) => {
                 if !wants(Want::Vec) {
-                    // ptxas 13.0 takes a brace list of one element where `ld`,
-                    // `ldu`, `st` (`st.async` too) and `mov` have a scalar
-                    // register or source, as LLVM's NVPTX back end writes
-                    // them (`ld.global.b32 {%r1}, [%rd1]`, `st.global.b32
-                    // [%rd1], {%r2}`), and refuses it for every other
-                    // instruction probed ("Vector operand is not allowed for
-                    // instruction", semantics/tests/operand_rules.rs). PTX
-                    // ISA 6.4.3 is silent on one-element vectors: the element
-                    // stands for the operand.
+                    // A brace list of one element where the instruction
+                    // takes one for a scalar (`crate::opcodes::
+                    // braces_may_hold_a_scalar`; PTX ISA 6.4.3 is silent on
+                    // one-element vectors): the element stands for the
+                    // operand.
                     if let [only] = items.as_slice() {
                         let plain = matches!(&only.kind, OperandKind::Name(n) if n != "_")
                             || matches!(only.kind, OperandKind::Imm(_));
-                        if plain && matches!(b.form.opcode.as_str(), "ld" | "ldu" | "st" | "mov") {
+                        if plain && crate::opcodes::braces_may_hold_a_scalar(&b.form.opcode) {
                             return self.operand(only, spec, ty, b, scope);
                         }
                     }

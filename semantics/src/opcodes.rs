@@ -152,3 +152,13 @@ pub fn outside_catalogue(ins: &crate::ptx::Instruction) -> bool {
         .iter()
         .any(|p| full.starts_with(p) && full[p.len()..].chars().next().is_none_or(|c| c == '.'))
 }
+
+/// Whether a brace list of one element may stand for a scalar operand of
+/// `opcode` (`ld.global.b32 {%r1}, [%rd1]`, as LLVM's NVPTX back end writes
+/// it): ptxas 13.0 takes it for `ld`, `ldu`, `st` (`st.async` included) and
+/// either side of `mov`, and refuses it for every other instruction probed
+/// (`semantics/tests/brace_rules.rs`). The checker and the simulator's
+/// decoder both ask here.
+pub fn braces_may_hold_a_scalar(opcode: &str) -> bool {
+    matches!(opcode, "ld" | "ldu" | "st" | "mov")
+}

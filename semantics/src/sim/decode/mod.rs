@@ -579,7 +579,7 @@ impl<'p> Decoder<'p> {
         ins: &'i Instruction,
     ) -> Result<std::borrow::Cow<'i, Instruction>, LoadError> {
         let single = |op: &Operand| matches!(&op.kind, OperandKind::Vector(v) if v.len() == 1);
-        let scalar_braces = matches!(ins.opcode.as_str(), "ld" | "ldu" | "st" | "mov")
+        let scalar_braces = crate::opcodes::braces_may_hold_a_scalar(&ins.opcode)
             && !ins.quals.iter().any(|q| q.starts_with(".v"))
             && ins.operands.iter().any(single);
         let touches = scalar_braces
